@@ -1,0 +1,62 @@
+# incidents: two commands do everything on a fresh machine.
+#   make run    builds, loads the bundled corpus into incidents.duckdb, recomputes
+#               related links and writes the quarterly report
+#   make test   installs what the tests need, then go vet and every test
+# Every install step below is idempotent.
+
+SHELL := /bin/bash
+GO ?= go
+export CGO_ENABLED := 1
+
+BIN := cmd/incidents/incidents
+DB ?= incidents.duckdb
+REPORT ?= report.html
+ECHARTS_VERSION := 5.6.0
+ECHARTS := reports/assets/echarts.min.js
+GOSRC := $(shell find . -name '*.go' -not -path './.git/*') $(shell find . -name '*.yaml' -path './taxonomy/*') go.mod go.sum
+
+.PHONY: all build run test test-short bench fuzz assets deps-test install clean
+
+all: build
+
+build: $(BIN)
+
+$(BIN): $(GOSRC) $(ECHARTS) $(shell find data/cases data/labels -type f 2>/dev/null)
+	$(GO) build -o $(BIN) ./cmd/incidents
+
+# ECharts is taken from the npm registry at build time and inlined into
+# reports; the minified file is never committed (see .gitignore).
+assets: $(ECHARTS)
+$(ECHARTS):
+	@command -v npm >/dev/null || { echo "npm is needed to fetch ECharts (apt-get install npm)"; exit 1; }
+	@tmp=$$(mktemp -d) && cd $$tmp && npm pack --silent echarts@$(ECHARTS_VERSION) >/dev/null && \
+	  tar -xzf echarts-$(ECHARTS_VERSION).tgz package/dist/echarts.min.js package/LICENSE && \
+	  cp package/dist/echarts.min.js $(CURDIR)/$(ECHARTS) && \
+	  cp package/LICENSE $(CURDIR)/reports/assets/ECHARTS-LICENSE && rm -rf $$tmp
+	@echo "fetched echarts $(ECHARTS_VERSION) -> $(ECHARTS)"
+
+# Debian Chromium drives the browser tests.
+deps-test:
+	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+run: build
+	./$(BIN) --db $(DB) ingest --bundled
+	./$(BIN) --db $(DB) related --recompute
+	./$(BIN) --db $(DB) summary
+	./$(BIN) --db $(DB) report --out $(REPORT)
+
+test: $(ECHARTS) deps-test
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 20m ./...
+
+test-short: $(ECHARTS)
+	$(GO) test -short -count=1 ./...
+
+bench: $(ECHARTS)
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./...
+
+install: $(ECHARTS)
+	$(GO) install ./cmd/incidents
+
+clean:
+	rm -f $(BIN) $(REPORT)

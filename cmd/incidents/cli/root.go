@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+
+	"github.com/spf13/cobra"
+)
+
+// App is what every subcommand needs: streams, the database path and the
+// environment. Tests build one with buffers.
+type App struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// DBPath is the database file (--db, $INCIDENTS_DB, or incidents.duckdb).
+	DBPath string
+	Getenv func(string) string
+}
+
+// UsageError is a mistake in the command line itself.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// ErrDatabase marks errors where the database refused the operation (locked
+// by another process, failed integrity check).
+var ErrDatabase = errors.New("database")
+
+// usagef returns a *UsageError.
+func usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+var commands []func(*App) *cobra.Command
+
+// register adds a subcommand constructor; each subcommand file calls it from
+// init so that no shared file lists them all.
+func register(f func(*App) *cobra.Command) { commands = append(commands, f) }
+
+// DefaultDB is the database file used when neither --db nor $INCIDENTS_DB is set.
+const DefaultDB = "incidents.duckdb"
+
+// NewRoot builds the root command for app.
+func NewRoot(app *App) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "incidents",
+		Short: "Incident similarity and analytics engine",
+		Long: `incidents keeps a library of incident postmortems in a DuckDB file and
+recomputes related-case links, TTD/TTR statistics and quarterly reports.
+
+Human output goes to stdout; diagnostics and progress to stderr.`,
+		Example: `  incidents ingest --bundled
+  incidents ingest ../shared/corpora/icco-postmortems
+  incidents list --since 2020-01-01 -o table
+  incidents show IL-0395 -o markdown
+  incidents related IL-0395 --explain`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(app.Stdin)
+	root.SetOut(app.Stdout)
+	root.SetErr(app.Stderr)
+	def := app.Getenv("INCIDENTS_DB")
+	if def == "" {
+		def = DefaultDB
+	}
+	root.PersistentFlags().StringVar(&app.DBPath, "db", def, "database file (default $INCIDENTS_DB or "+DefaultDB+")")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &UsageError{Msg: err.Error() + " (see '" + c.CommandPath() + " --help')"}
+	})
+	subs := make([]*cobra.Command, 0, len(commands))
+	for _, f := range commands {
+		subs = append(subs, f(app))
+	}
+	sort.Slice(subs, func(i, j int) bool { return subs[i].Name() < subs[j].Name() })
+	root.AddCommand(subs...)
+	return root
+}
+
+// Run executes the command line args with the given streams.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	app := &App{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
+	root := NewRoot(app)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err != nil && isCobraUsage(err) {
+		return &UsageError{Msg: err.Error()}
+	}
+	return err
+}
+
+// isCobraUsage recognises cobra's own argument errors.
+func isCobraUsage(err error) bool {
+	var u *UsageError
+	if errors.As(err, &u) {
+		return false
+	}
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "received ", "unknown flag", "unknown shorthand"} {
+		if len(msg) >= len(p) && containsWord(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsWord(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,42 @@
+// Command incidents is the incident similarity and analytics engine: it
+// ingests postmortems, recomputes related-case links, computes TTD/TTR
+// statistics, writes quarterly reports and runs ad hoc SQL.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"incidents/cmd/incidents/cli"
+	"incidents/data/incident"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err))
+}
+
+// exitCode is the one place exit codes are chosen: 0 success, 2 usage, 3 bad
+// input, 4 a database refused (locked, newer schema, failed check), 1 other.
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(os.Stderr, "incidents:", err)
+	var usage *cli.UsageError
+	switch {
+	case errors.As(err, &usage):
+		return 2
+	case errors.Is(err, incident.ErrSchema), errors.Is(err, cli.ErrDatabase):
+		return 4
+	case incident.KindOf(err) != "":
+		return 3
+	}
+	return 1
+}

@@ -1,0 +1,135 @@
+package incident
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// Duration is a known span of time in minutes with where it came from.
+// A nil *Duration means the figure is unknown; zero minutes is a real zero.
+type Duration struct {
+	Minutes float64 `json:"minutes"`
+	// Source is "given" when the source states the figure, "derived" when it
+	// was computed from timestamps.
+	Source string `json:"source,omitempty"`
+}
+
+// Duration sources.
+const (
+	Given   = "given"
+	Derived = "derived"
+)
+
+// MaxDuration bounds any TTD or TTR: longer spans are treated as input errors.
+const MaxDuration = 365 * 24 * time.Hour
+
+// Minutes returns a given duration of m minutes.
+func Minutes(m float64) *Duration { return &Duration{Minutes: m, Source: Given} }
+
+// Between derives a duration from two timestamps; it returns nil when either
+// is missing, and an error when end precedes start or the span is absurd.
+func Between(start, end *time.Time) (*Duration, error) {
+	if start == nil || end == nil {
+		return nil, nil
+	}
+	d := end.Sub(*start)
+	if d < 0 {
+		return nil, fmt.Errorf("end %s is before start %s", end.Format(time.RFC3339), start.Format(time.RFC3339))
+	}
+	if d > MaxDuration {
+		return nil, fmt.Errorf("span of %s is longer than a year", d)
+	}
+	return &Duration{Minutes: d.Minutes(), Source: Derived}, nil
+}
+
+// Std converts to a time.Duration.
+func (d *Duration) Std() time.Duration {
+	return time.Duration(d.Minutes * float64(time.Minute))
+}
+
+// String renders the case-page style: "9m", "3h 59m", "2d 4h", or "–".
+func (d *Duration) String() string {
+	if d == nil {
+		return "–"
+	}
+	m := int64(d.Minutes + 0.5)
+	days, hours, mins := m/(24*60), (m/60)%24, m%60
+	switch {
+	case days > 0 && hours > 0:
+		return fmt.Sprintf("%dd %dh", days, hours)
+	case days > 0:
+		return fmt.Sprintf("%dd", days)
+	case hours > 0 && mins > 0:
+		return fmt.Sprintf("%dh %dm", hours, mins)
+	case hours > 0:
+		return fmt.Sprintf("%dh", hours)
+	default:
+		return fmt.Sprintf("%dm", mins)
+	}
+}
+
+// ParseDuration reads the duration texts found in case pages and raw
+// postmortems: "9m", "22m", "3h 59m", "1d 2h", "10 hrs, 47 minutes",
+// "90 seconds", "2 days". The dashes "–", "—", "-" and the empty string
+// mean unknown and return (nil, nil).
+func ParseDuration(s string) (*Duration, error) {
+	s = strings.TrimSpace(s)
+	switch s {
+	case "", "–", "—", "-", "unknown", "n/a", "N/A":
+		return nil, nil
+	}
+	var total float64
+	rest := strings.ToLower(s)
+	seen := false
+	for rest != "" {
+		rest = strings.TrimLeftFunc(rest, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == '~' })
+		if rest == "" {
+			break
+		}
+		if strings.HasPrefix(rest, "and ") {
+			rest = rest[4:]
+			continue
+		}
+		i := 0
+		for i < len(rest) && (rest[i] >= '0' && rest[i] <= '9' || rest[i] == '.') {
+			i++
+		}
+		if i == 0 {
+			return nil, fmt.Errorf("duration %q: expected a number at %q (write e.g. 9m, 3h 59m, 10 hrs 47 minutes)", s, rest)
+		}
+		v, err := strconv.ParseFloat(rest[:i], 64)
+		if err != nil {
+			return nil, fmt.Errorf("duration %q: bad number %q", s, rest[:i])
+		}
+		rest = strings.TrimLeft(rest[i:], " ")
+		j := 0
+		for j < len(rest) && unicode.IsLetter(rune(rest[j])) {
+			j++
+		}
+		unit := rest[:j]
+		rest = rest[j:]
+		mult, ok := unitMinutes[unit]
+		if !ok {
+			return nil, fmt.Errorf("duration %q: unknown unit %q (use d, h, m, s or words such as hours, minutes)", s, unit)
+		}
+		total += v * mult
+		seen = true
+	}
+	if !seen {
+		return nil, fmt.Errorf("duration %q: no figure found", s)
+	}
+	if total < 0 || time.Duration(total*float64(time.Minute)) > MaxDuration {
+		return nil, fmt.Errorf("duration %q is out of range (0 to 365 days)", s)
+	}
+	return &Duration{Minutes: total, Source: Given}, nil
+}
+
+var unitMinutes = map[string]float64{
+	"d": 1440, "day": 1440, "days": 1440,
+	"h": 60, "hr": 60, "hrs": 60, "hour": 60, "hours": 60,
+	"m": 1, "min": 1, "mins": 1, "minute": 1, "minutes": 1,
+	"s": 1.0 / 60, "sec": 1.0 / 60, "secs": 1.0 / 60, "second": 1.0 / 60, "seconds": 1.0 / 60,
+}

@@ -1,0 +1,92 @@
+package incident
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits on one case, enforced by Validate.
+const (
+	MaxIDLen        = 128
+	MaxTextBytes    = 4 << 20 // any one text field
+	MaxTagsPerCase  = 512
+	MaxListItems    = 1000
+	MaxSourcesCount = 100
+)
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
+
+// Validate checks a parsed case before it is stored: required fields, id
+// syntax, valid UTF-8, time order, duration ranges and size limits. The
+// returned *Error names the field and says what to do.
+func Validate(in *Incident) error {
+	switch {
+	case in.ID == "":
+		return Errorf(ErrMissing, "case has no id").WithField("id").WithHint("give the case an id, or let the importer derive one from its source")
+	case len(in.ID) > MaxIDLen || !idPattern.MatchString(in.ID):
+		return Errorf(ErrInvalid, "id %q is not usable", truncate(in.ID, 40)).WithField("id").WithHint("ids use letters, digits, '.', '_', ':' and '-', at most 128 characters")
+	case strings.TrimSpace(in.Title) == "":
+		return Errorf(ErrMissing, "case %s has no title", in.ID).WithField("title").WithHint("add a one-line title")
+	case strings.TrimSpace(in.Org) == "":
+		return Errorf(ErrMissing, "case %s has no organisation", in.ID).WithField("org").WithHint("name the organisation the incident happened to")
+	}
+	for name, s := range map[string]string{
+		"title": in.Title, "org": in.Org, "summary": in.Summary, "narrative": in.Narrative,
+		"symptoms": in.Symptoms, "root_cause": in.RootCause, "trigger": in.Trigger, "detection": in.Detection,
+	} {
+		if !utf8.ValidString(s) {
+			return Errorf(ErrEncoding, "case %s: text is not valid UTF-8", in.ID).WithField(name).WithHint("save the file as UTF-8")
+		}
+		if len(s) > MaxTextBytes {
+			return Errorf(ErrTooLarge, "case %s: %d bytes is over the %d-byte limit", in.ID, len(s), MaxTextBytes).WithField(name).WithHint("split or shorten the text")
+		}
+	}
+	if in.Date != "" {
+		if _, _, ok := in.YearMonth(); !ok {
+			return Errorf(ErrType, "case %s: date %q is not YYYY, YYYY-MM or YYYY-MM-DD", in.ID, in.Date).WithField("date")
+		}
+	}
+	if in.Start != nil && in.Resolved != nil && in.Resolved.Before(*in.Start) {
+		return Errorf(ErrRange, "case %s: resolved %s is before start %s", in.ID, in.Resolved.Format("2006-01-02 15:04 MST"), in.Start.Format("2006-01-02 15:04 MST")).WithField("resolved").WithHint("check the time zones and the order of the timestamps")
+	}
+	if in.Start != nil && in.Detected != nil && in.Detected.Before(*in.Start) {
+		return Errorf(ErrRange, "case %s: detected %s is before start %s", in.ID, in.Detected.Format("2006-01-02 15:04 MST"), in.Start.Format("2006-01-02 15:04 MST")).WithField("detected").WithHint("check the time zones and the order of the timestamps")
+	}
+	for name, d := range map[string]*Duration{"ttd": in.TTD, "ttr": in.TTR} {
+		if d == nil {
+			continue
+		}
+		if d.Minutes < 0 || d.Minutes != d.Minutes || d.Std() > MaxDuration {
+			return Errorf(ErrRange, "case %s: %s of %v minutes is out of range", in.ID, name, d.Minutes).WithField(name).WithHint("durations run from 0 to 365 days; leave the field out when unknown")
+		}
+	}
+	if len(in.Tags) > MaxTagsPerCase {
+		return Errorf(ErrTooLarge, "case %s has %d tags, over the limit of %d", in.ID, len(in.Tags), MaxTagsPerCase).WithField("tags")
+	}
+	for i, t := range in.Tags {
+		if !t.Facet.Valid() {
+			return Errorf(ErrInvalid, "case %s: tag %d has unknown facet %q", in.ID, i+1, t.Facet).WithField("tags").WithHint(fmt.Sprintf("facets are %v", Facets))
+		}
+		if t.Term == "" && t.Raw == "" {
+			return Errorf(ErrMissing, "case %s: tag %d has neither term nor raw text", in.ID, i+1).WithField("tags")
+		}
+	}
+	for name, l := range map[string][]string{"remediation": in.Remediation, "action_items": in.ActionItems, "lessons": in.Lessons, "categories": in.Categories, "keywords": in.Keywords} {
+		if len(l) > MaxListItems {
+			return Errorf(ErrTooLarge, "case %s: %d items, over the limit of %d", in.ID, len(l), MaxListItems).WithField(name)
+		}
+	}
+	if len(in.Sources) > MaxSourcesCount {
+		return Errorf(ErrTooLarge, "case %s: %d sources, over the limit of %d", in.ID, len(in.Sources), MaxSourcesCount).WithField("sources")
+	}
+	return nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

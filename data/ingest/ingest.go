@@ -1,0 +1,46 @@
+package ingest
+
+import (
+	"incidents/data/incident"
+)
+
+// Input is one file to parse: its name (for messages and id derivation)
+// and its whole content.
+type Input struct {
+	Name string
+	Data []byte
+}
+
+// Result is what a parser made of one file.
+type Result struct {
+	Incidents []*incident.Incident
+	// Notes say what was extracted or assumed, per case ("IL-0395: ttd
+	// given, ttr given"; "raw-…: extracted start, resolved, ttr").
+	Notes []string
+}
+
+// Parser is one input format. Detect returns a confidence from 0 (not this
+// format) to 100 (certainly this format); Parse returns located
+// *incident.Error values for bad input.
+type Parser struct {
+	Name   string
+	Detect func(in Input) int
+	Parse  func(in Input) (*Result, error)
+}
+
+// MaxFileSize is the largest file any parser accepts.
+const MaxFileSize = 50 << 20
+
+var parsers []Parser
+
+// register adds a parser; each format file calls it from init.
+func register(p Parser) { parsers = append(parsers, p) }
+
+// Formats lists the registered format names.
+func Formats() []string {
+	out := make([]string, len(parsers))
+	for i, p := range parsers {
+		out[i] = p.Name
+	}
+	return out
+}

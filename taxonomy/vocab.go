@@ -1,0 +1,175 @@
+package taxonomy
+
+import (
+	_ "embed"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/goccy/go-yaml"
+
+	"incidents/data/incident"
+)
+
+//go:embed vocab.yaml
+var vocabYAML []byte
+
+// Term is one entry of the vocabulary.
+type Term struct {
+	ID          string         `yaml:"id" json:"id"`
+	Label       string         `yaml:"label" json:"label"`
+	Description string         `yaml:"description" json:"description,omitempty"`
+	Parent      string         `yaml:"parent" json:"parent,omitempty"`
+	Aliases     []string       `yaml:"aliases" json:"aliases,omitempty"`
+	Patterns    []string       `yaml:"patterns" json:"patterns,omitempty"`
+	Facet       incident.Facet `yaml:"-" json:"facet"`
+}
+
+// Class returns the top-level term id: "hardware" for "hardware/power".
+func (t *Term) Class() string {
+	if i := strings.IndexByte(t.ID, '/'); i > 0 {
+		return t.ID[:i]
+	}
+	return t.ID
+}
+
+// FacetDef is one facet with its terms in file order.
+type FacetDef struct {
+	ID    incident.Facet `yaml:"id" json:"id"`
+	Label string         `yaml:"label" json:"label"`
+	Terms []*Term        `yaml:"terms" json:"terms"`
+}
+
+// Vocab is a loaded vocabulary with lookup indexes.
+type Vocab struct {
+	Version int         `yaml:"version" json:"version"`
+	Facets  []*FacetDef `yaml:"facets" json:"facets"`
+
+	byID  map[incident.Facet]map[string]*Term
+	byKey map[incident.Facet]map[string]*Term // normalised label/alias/id -> term
+}
+
+var (
+	defaultOnce  sync.Once
+	defaultVocab *Vocab
+)
+
+// Default returns the embedded vocabulary. It panics only if the embedded
+// file is invalid, which the package tests rule out.
+func Default() *Vocab {
+	defaultOnce.Do(func() {
+		v, err := Parse(vocabYAML)
+		if err != nil {
+			panic("taxonomy: embedded vocab.yaml: " + err.Error())
+		}
+		defaultVocab = v
+	})
+	return defaultVocab
+}
+
+// Parse reads a vocabulary document and builds its indexes. Ids must be
+// unique per facet and parents must exist.
+func Parse(b []byte) (*Vocab, error) {
+	var v Vocab
+	if err := yaml.UnmarshalWithOptions(b, &v, yaml.Strict()); err != nil {
+		return nil, fmt.Errorf("vocabulary: %w", err)
+	}
+	v.byID = map[incident.Facet]map[string]*Term{}
+	v.byKey = map[incident.Facet]map[string]*Term{}
+	for _, f := range v.Facets {
+		if !f.ID.Valid() {
+			return nil, fmt.Errorf("vocabulary: unknown facet %q", f.ID)
+		}
+		ids := map[string]*Term{}
+		keys := map[string]*Term{}
+		for _, t := range f.Terms {
+			t.Facet = f.ID
+			if t.ID == "" || t.Label == "" {
+				return nil, fmt.Errorf("vocabulary: facet %s: a term lacks id or label", f.ID)
+			}
+			if _, dup := ids[t.ID]; dup {
+				return nil, fmt.Errorf("vocabulary: facet %s: duplicate term id %q", f.ID, t.ID)
+			}
+			ids[t.ID] = t
+		}
+		for _, t := range f.Terms {
+			if t.Parent != "" {
+				if _, ok := ids[t.Parent]; !ok {
+					return nil, fmt.Errorf("vocabulary: term %s: parent %q does not exist", t.ID, t.Parent)
+				}
+				if !strings.HasPrefix(t.ID, t.Parent+"/") {
+					return nil, fmt.Errorf("vocabulary: term %s: id must start with its parent %q and a slash", t.ID, t.Parent)
+				}
+			}
+			// Ids and labels win over aliases: index them first.
+			for _, k := range []string{t.ID, t.Label} {
+				keys[NormalizeKey(k)] = t
+			}
+		}
+		for _, t := range f.Terms {
+			for _, a := range t.Aliases {
+				k := NormalizeKey(a)
+				if _, taken := keys[k]; !taken {
+					keys[k] = t
+				}
+			}
+		}
+		v.byID[f.ID] = ids
+		v.byKey[f.ID] = keys
+	}
+	return &v, nil
+}
+
+// Facet returns the definition of one facet, or nil.
+func (v *Vocab) Facet(f incident.Facet) *FacetDef {
+	for _, d := range v.Facets {
+		if d.ID == f {
+			return d
+		}
+	}
+	return nil
+}
+
+// Term returns the term with this id in facet f, or nil.
+func (v *Vocab) Term(f incident.Facet, id string) *Term { return v.byID[f][id] }
+
+// Label returns the label of a term id, or the id itself when unknown.
+func (v *Vocab) Label(f incident.Facet, id string) string {
+	if t := v.Term(f, id); t != nil {
+		return t.Label
+	}
+	return id
+}
+
+// Lookup maps free text (an id, label or alias in any case, singular or
+// plural, with spelling variants) onto a term of facet f.
+func (v *Vocab) Lookup(f incident.Facet, text string) (*Term, bool) {
+	t, ok := v.byKey[f][NormalizeKey(text)]
+	return t, ok
+}
+
+// LookupAny tries every facet in order and returns the first match.
+func (v *Vocab) LookupAny(text string) (*Term, bool) {
+	for _, f := range v.Facets {
+		if t, ok := v.Lookup(f.ID, text); ok {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// Labels returns every label of facet f, longest first (for splitting run-on
+// label lists such as "High error rateProbe failures").
+func (v *Vocab) Labels(f incident.Facet) []string {
+	d := v.Facet(f)
+	if d == nil {
+		return nil
+	}
+	out := make([]string, 0, len(d.Terms))
+	for _, t := range d.Terms {
+		out = append(out, t.Label)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
