@@ -2,4 +2,32 @@
 // behind one signature (Parser); Detect picks the format from the file name
 // and its first bytes unless the caller forces one. Load walks files and
 // directories and returns a result or a located error per file.
+//
+// Formats (Formats lists them; each file registers itself from init):
+//
+//   - casepage: the plain text of an incident-library case page
+//     ("IL-0395 Google Cloud · 2017-04-05gcpnetworking", title, summary,
+//     "- Severity" field pairs, sections, related cases).
+//   - json: the project's case JSON, one object, an array or JSON lines;
+//     strict (unknown fields and wrong types are errors with line and field).
+//   - markdown: Markdown with YAML front matter (uuid, url, title,
+//     start_time, end_time, categories, keywords, company, product, ...).
+//   - rawtext: a provider postmortem as plain text; times, durations,
+//     region and organisation are extracted where stated.
+//   - list: a Markdown list of postmortems, "[Org](url). text" paragraphs
+//     under "## Section" headings.
+//
+// Errors are *incident.Error values naming the file, and the line and field
+// where known. A file with one bad case is refused whole.
+//
+// Result.Notes says, per case, what was extracted or assumed. Each note
+// starts with the case id and a colon:
+//
+//	IL-0395: ttd given, ttr given, 3 tags, 12 references
+//	gcp-2022-06-14-651394: extracted start, detected, resolved, ttd (derived), ttr (given); region us-central1; org Google Cloud
+//	gcp-2022-06-14-651394: ttr: stated duration 2h differs from start to end 1h; the stated one is kept
+//	00b7f759-…: extracted start, resolved, ttr (derived)
+//
+// except the list format, which writes one note for the whole file
+// ("README.md: 190 incidents, 69 dated from text or URL").
 package ingest

@@ -17,6 +17,10 @@ type Result struct {
 	// Notes say what was extracted or assumed, per case ("IL-0395: ttd
 	// given, ttr given"; "raw-…: extracted start, resolved, ttr").
 	Notes []string
+	// Lines holds, when the parser knows it, the 1-based line each case of
+	// Incidents starts on (same order); Load uses it to locate validation
+	// errors. It may be nil.
+	Lines []int
 }
 
 // Parser is one input format. Detect returns a confidence from 0 (not this

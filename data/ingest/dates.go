@@ -1,0 +1,156 @@
+package ingest
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const monthRE = `(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)`
+
+var (
+	// "14 Jun 2022", "18 Nov. 2025", "4th October, 2023"
+	dateDMY = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+` + monthRE + `\.?,?\s+(\d{4})\b`)
+	// "January 24, 2023", "January 13th, 2022", "May 4th 2019"
+	dateMDY = regexp.MustCompile(`\b` + monthRE + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
+	// "2022-06-14"
+	dateISO = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
+	// "November 2018"
+	dateMY = regexp.MustCompile(`\b` + monthRE + `\.?,?\s+(\d{4})\b`)
+	// "In 2013", "From 1980"
+	dateY = regexp.MustCompile(`(?i)\b(?:in|from|during|since)\s+((?:19|20)\d{2})\b`)
+)
+
+// civil is a date at the precision a source gives: month and day are 0
+// when unknown.
+type civil struct{ y, m, d int }
+
+func (c civil) String() string {
+	switch {
+	case c.y == 0:
+		return ""
+	case c.m == 0:
+		return fmt.Sprintf("%04d", c.y)
+	case c.d == 0:
+		return fmt.Sprintf("%04d-%02d", c.y, c.m)
+	}
+	return fmt.Sprintf("%04d-%02d-%02d", c.y, c.m, c.d)
+}
+
+func monthNum(s string) int {
+	s = strings.ToLower(strings.TrimSuffix(s, "."))
+	if len(s) < 3 {
+		return 0
+	}
+	for i, m := range []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
+		if s[:3] == m {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// validCivil checks that y-m-d is a real calendar day in a plausible year.
+func validCivil(y, m, d int) bool {
+	if y < 1900 || y > 2100 || m < 1 || m > 12 || d < 1 {
+		return false
+	}
+	return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Day() == d
+}
+
+// findDay returns the first full date in s and the byte offset just after
+// it, or ok false.
+func findDay(s string) (c civil, end int, ok bool) {
+	best := -1
+	try := func(re *regexp.Regexp, conv func(m []string) (int, int, int)) {
+		for _, loc := range re.FindAllStringSubmatchIndex(s, -1) {
+			if best >= 0 && loc[0] >= best {
+				return
+			}
+			m := make([]string, len(loc)/2)
+			for i := range m {
+				m[i] = s[loc[2*i]:loc[2*i+1]]
+			}
+			y, mo, d := conv(m)
+			if validCivil(y, mo, d) {
+				best, end, c, ok = loc[0], loc[1], civil{y, mo, d}, true
+				return
+			}
+		}
+	}
+	if hasMonthName(s) {
+		try(dateDMY, func(m []string) (int, int, int) { return atoi(m[3]), monthNum(m[2]), atoi(m[1]) })
+		try(dateMDY, func(m []string) (int, int, int) { return atoi(m[3]), monthNum(m[1]), atoi(m[2]) })
+	}
+	if strings.Contains(s, "-") {
+		try(dateISO, func(m []string) (int, int, int) { return atoi(m[1]), atoi(m[2]), atoi(m[3]) })
+	}
+	return c, end, ok
+}
+
+// findCoarseDate returns the most precise date s gives: a day, else a
+// month ("November 2018"), else a year ("In 2013").
+func findCoarseDate(s string) (civil, bool) {
+	if c, _, ok := findDay(s); ok {
+		return c, true
+	}
+	for _, m := range dateMYMatches(s) {
+		if y, mo := atoi(m[2]), monthNum(m[1]); validCivil(y, mo, 1) {
+			return civil{y, mo, 0}, true
+		}
+	}
+	if m := dateY.FindStringSubmatch(s); m != nil {
+		return civil{atoi(m[1]), 0, 0}, true
+	}
+	return civil{}, false
+}
+
+var (
+	urlArchive = regexp.MustCompile(`web\.archive\.org/web/\d+[a-z_]*/`)
+	urlDay     = regexp.MustCompile(`/((?:19|20)\d{2})[/-](\d{2})[/-](\d{2})(?:[/-]|\.html|$)`)
+	urlMonth   = regexp.MustCompile(`/((?:19|20)\d{2})/(\d{2})(?:/|$)`)
+	urlYear    = regexp.MustCompile(`/((?:19|20)\d{2})/`)
+)
+
+// urlDate reads a date from a URL path (/2018/08/05/, /2018-10-30-…,
+// /2018/08/), ignoring the capture stamp of a web.archive.org address.
+func urlDate(u string) (civil, bool) {
+	u = urlArchive.ReplaceAllString(u, "")
+	if m := urlDay.FindStringSubmatch(u); m != nil && validCivil(atoi(m[1]), atoi(m[2]), atoi(m[3])) {
+		return civil{atoi(m[1]), atoi(m[2]), atoi(m[3])}, true
+	}
+	if m := urlMonth.FindStringSubmatch(u); m != nil && validCivil(atoi(m[1]), atoi(m[2]), 1) {
+		return civil{atoi(m[1]), atoi(m[2]), 0}, true
+	}
+	if m := urlYear.FindStringSubmatch(u); m != nil {
+		return civil{atoi(m[1]), 0, 0}, true
+	}
+	return civil{}, false
+}
+
+func atoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// hasMonthName is a cheap test before the month-name expressions run.
+func hasMonthName(s string) bool {
+	for _, m := range []string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"} {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+func dateMYMatches(s string) [][]string {
+	if !hasMonthName(s) {
+		return nil
+	}
+	return dateMY.FindAllStringSubmatch(s, -1)
+}

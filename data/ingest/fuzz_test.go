@@ -1,0 +1,122 @@
+package ingest
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"incidents/data/incident"
+)
+
+// fuzzSeeds reads seed inputs from ../shared at fuzz setup (nothing is
+// copied into testdata). Missing files are skipped silently: the targets
+// also carry small inline seeds.
+func fuzzSeeds(f *testing.F, globs ...string) {
+	f.Helper()
+	for _, g := range globs {
+		files, _ := filepath.Glob(filepath.Join(shared, g))
+		for _, p := range files {
+			if b, err := os.ReadFile(p); err == nil {
+				f.Add(b)
+			}
+		}
+	}
+}
+
+// fuzzParser runs one parser directly (no recover) and checks its contract.
+func fuzzParser(t *testing.T, name string, data []byte) {
+	p, ok := ParserByName(name)
+	if !ok {
+		t.Fatalf("no parser %q", name)
+	}
+	in := Input{Name: "fuzz.in", Data: data}
+	p.Detect(in)
+	res, err := p.Parse(in)
+	checkContract(t, res, err)
+}
+
+func checkContract(t *testing.T, res *Result, err error) {
+	t.Helper()
+	if err != nil {
+		if _, ok := err.(*incident.Error); !ok {
+			t.Fatalf("error %T is not an *incident.Error: %v", err, err)
+		}
+		if res != nil {
+			t.Fatalf("result and error both set")
+		}
+		return
+	}
+	if res == nil {
+		t.Fatal("nil result without error")
+	}
+	for _, c := range res.Incidents {
+		if c == nil {
+			t.Fatal("nil case in result")
+		}
+		if verr := incident.Validate(c); verr != nil {
+			if _, ok := verr.(*incident.Error); !ok {
+				t.Fatalf("validate error %T", verr)
+			}
+		}
+	}
+}
+
+func FuzzCasePage(f *testing.F) {
+	fuzzSeeds(f, "seeds/000_*.txt", "seeds/004_*.txt")
+	f.Add([]byte("IL-1 O · 2020gcp\nT\n- Severity\n- –\n- Time to detect\n- 9m\nRelated cases\nIL-2TitleOrg · 2020why\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParser(t, "casepage", data) })
+}
+
+func FuzzJSON(f *testing.F) {
+	b, _ := json.Marshal(sampleCase())
+	f.Add(b)
+	f.Add([]byte(`[{"id":"a","org":"o","title":"t"},{"id":"b","org":"o","title":"t","ttr":{"minutes":5}}]`))
+	f.Add([]byte("{\"id\":\"a\"}\n{\"id\":\"b\",\"schema\":9}\n"))
+	f.Add([]byte(`{"start":"2020-01-01T00:00:00Z","resolved":"x"}`))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParser(t, "json", data) })
+}
+
+func FuzzMarkdown(f *testing.F) {
+	fuzzSeeds(f, "corpora/icco-postmortems/0*.md")
+	f.Add([]byte("---\nuuid: x\nstart_time: 2020-01-01 10:00\nend_time: 2020-01-01\n---\n# Heading\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParser(t, "markdown", data) })
+}
+
+func FuzzRawText(f *testing.F) {
+	fuzzSeeds(f, "seeds/003_*.txt")
+	f.Add([]byte("Summary:\n\nOn 5 April 2017 from 01:13 to 01:35 PDT errors. Engineers were paged at 01:22 PDT.\nDuration: 22 minutes\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParser(t, "rawtext", data) })
+}
+
+func FuzzList(f *testing.F) {
+	fuzzSeeds(f, "corpora/danluu-post-mortems/README.md")
+	f.Add([]byte("## Time\n\n[A](https://a.test/2018/08/x). On 18 Nov. 2025 it broke.\n\n[A](https://a.test/2018/08/x), [b](https://b.test). x\n## Analysis\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParser(t, "list", data) })
+}
+
+func FuzzDetect(f *testing.F) {
+	fuzzSeeds(f, "seeds/*.txt", "corpora/icco-postmortems/1*.md")
+	b, _ := json.Marshal(sampleCase())
+	f.Add(b)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := Input{Name: "fuzz.in", Data: data}
+		if _, err := Detect(in); err != nil {
+			if _, ok := err.(*incident.Error); !ok {
+				t.Fatalf("Detect error %T", err)
+			}
+		}
+		if err := CheckBytes(in); err != nil {
+			return
+		}
+		res, err := ParseChecked(in, "")
+		if err != nil {
+			if _, ok := err.(*incident.Error); !ok {
+				t.Fatalf("ParseChecked error %T: %v", err, err)
+			}
+			if res != nil {
+				t.Fatal("result and error both set")
+			}
+		}
+	})
+}

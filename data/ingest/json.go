@@ -1,0 +1,224 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+
+	"incidents/data/incident"
+)
+
+// The "json" format is the project's case JSON: the JSON form of
+// incident.Incident. A file holds one object, an array of objects, or one
+// object per line (JSON lines). Decoding is strict: unknown fields and
+// wrong types are errors naming the field and line.
+func init() {
+	register(Parser{Name: "json", Detect: detectJSON, Parse: parseJSON})
+}
+
+// MaxJSONDepth is the deepest nesting of objects and arrays accepted; a
+// case needs four levels.
+const MaxJSONDepth = 32
+
+func detectJSON(in Input) int {
+	b := bytes.TrimLeft(stripBOM(in.Data), " \t\r\n")
+	if len(b) == 0 || (b[0] != '{' && b[0] != '[') {
+		return 0
+	}
+	lower := strings.ToLower(in.Name)
+	if strings.HasSuffix(lower, ".json") || strings.HasSuffix(lower, ".jsonl") || strings.HasSuffix(lower, ".ndjson") {
+		return 90
+	}
+	if bytes.Contains(b[:min(len(b), 4096)], []byte(`"id"`)) {
+		return 80
+	}
+	return 40
+}
+
+func parseJSON(in Input) (*Result, error) {
+	data := stripBOM(in.Data)
+	if err := checkDepth(in.Name, data); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	start := skipSpace(data, 0)
+	if start == len(data) {
+		return nil, inputError(incident.ErrEmpty, in.Name, 0, "no JSON value in file")
+	}
+	array := data[start] == '['
+	if array {
+		if _, err := dec.Token(); err != nil {
+			return nil, jsonError(in.Name, data, 0, err, dec.InputOffset())
+		}
+	}
+	res := &Result{}
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, jsonError(in.Name, data, 0, err, dec.InputOffset())
+		}
+		off := int(dec.InputOffset()) - len(raw)
+		c, err := decodeCase(in.Name, data, off, raw)
+		if err != nil {
+			return nil, err
+		}
+		res.Incidents = append(res.Incidents, c)
+		res.Lines = append(res.Lines, lineOf(data, int64(off)))
+	}
+	if array {
+		if _, err := dec.Token(); err != nil {
+			return nil, jsonError(in.Name, data, 0, err, dec.InputOffset())
+		}
+		if rest := skipSpace(data, int(dec.InputOffset())); rest < len(data) {
+			return nil, inputError(incident.ErrSyntax, in.Name, lineOf(data, int64(rest)), "unexpected data after the closing ]")
+		}
+	} else if rest := skipSpace(data, int(dec.InputOffset())); rest < len(data) {
+		return nil, inputError(incident.ErrSyntax, in.Name, lineOf(data, int64(rest)), "invalid JSON: expected an object").
+			WithHint("a case file holds one object, an array of objects, or one object per line")
+	}
+	if len(res.Incidents) == 0 {
+		return nil, inputError(incident.ErrEmpty, in.Name, 0, "no cases in file").WithHint("the file holds no case objects; nothing to import")
+	}
+	for _, c := range res.Incidents {
+		res.Notes = append(res.Notes, fmt.Sprintf("%s: read as stored", c.ID))
+	}
+	return res, nil
+}
+
+// decodeCase strictly decodes one case whose raw text starts at byte off.
+func decodeCase(name string, data []byte, off int, raw []byte) (*incident.Incident, error) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, inputError(incident.ErrType, name, lineOf(data, int64(off)), "a case must be a JSON object, not %s", jsonKind(raw)).
+			WithHint("a case file holds one object, an array of objects, or one object per line")
+	}
+	var probe struct {
+		Schema json.RawMessage `json:"schema"`
+	}
+	_ = json.Unmarshal(raw, &probe)
+	var schema int
+	if len(probe.Schema) > 0 && json.Unmarshal(probe.Schema, &schema) == nil && schema > incident.SchemaVersion {
+		return nil, inputError(incident.ErrSchema, name, lineOf(data, int64(off)),
+			"case written with schema %d; this build reads up to %d", schema, incident.SchemaVersion).
+			WithField("schema").WithHint("upgrade incidents to read this file")
+	}
+	var c incident.Incident
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&c); err != nil {
+		return nil, jsonError(name, data, off, err, int64(off)+d.InputOffset())
+	}
+	if c.Format == "" {
+		c.Format = "json"
+	}
+	c.SourceFile = name
+	return &c, nil
+}
+
+var unknownField = regexp.MustCompile(`unknown field "([^"]*)"`)
+
+// jsonError turns a decoding error into a located *incident.Error. base is
+// the byte offset of the decoded value in data, at the decoder position.
+func jsonError(name string, data []byte, base int, err error, at int64) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	var pe *time.ParseError
+	switch {
+	case errors.As(err, &se):
+		return &incident.Error{Kind: incident.ErrSyntax, File: name, Line: lineOf(data, int64(base)+se.Offset-1), Msg: "invalid JSON", Err: err,
+			Hint: "check the quotes, commas and brackets near this line"}
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return &incident.Error{Kind: incident.ErrSyntax, File: name, Line: lineOf(data, int64(len(bytes.TrimRight(data, " \t\r\n")))), Msg: "JSON ends early (truncated file?)",
+			Hint: "the file stops inside an object or array"}
+	case errors.As(err, &te):
+		field := te.Field
+		if field == "" {
+			field = "(case)"
+		}
+		return &incident.Error{Kind: incident.ErrType, File: name, Line: lineOf(data, int64(base)+te.Offset), Field: field,
+			Msg:  fmt.Sprintf("JSON %s where %s is expected", te.Value, te.Type),
+			Hint: `lists are JSON arrays, ttd/ttr are objects like {"minutes": 9, "source": "given"}, times are RFC 3339 strings`}
+	case errors.As(err, &pe):
+		field, line := fieldWithValue(data, base, pe.Value, "start", "detected", "mitigated", "resolved")
+		return &incident.Error{Kind: incident.ErrType, File: name, Line: line, Field: field,
+			Msg: fmt.Sprintf("%q is not a timestamp", pe.Value), Hint: "write times as RFC 3339, e.g. 2017-04-05T01:13:00-07:00"}
+	}
+	if m := unknownField.FindStringSubmatch(err.Error()); m != nil {
+		line := lineOf(data, at)
+		if i := bytes.Index(data[base:], []byte(`"`+m[1]+`"`)); i >= 0 {
+			line = lineOf(data, int64(base+i))
+		}
+		return &incident.Error{Kind: incident.ErrInvalid, File: name, Line: line, Field: m[1], Msg: "unknown field",
+			Hint: "check the spelling; case files use the fields of the case JSON format"}
+	}
+	return &incident.Error{Kind: incident.ErrType, File: name, Line: lineOf(data, at), Msg: "cannot decode case", Err: err}
+}
+
+// fieldWithValue finds which of fields holds the string value v in the
+// object starting at base, for errors the decoder reports without a field.
+func fieldWithValue(data []byte, base int, v string, fields ...string) (string, int) {
+	q, _ := json.Marshal(v)
+	for _, f := range fields {
+		re := regexp.MustCompile(`"` + f + `"\s*:\s*` + regexp.QuoteMeta(string(q)))
+		if loc := re.FindIndex(data[base:]); loc != nil {
+			return f, lineOf(data, int64(base+loc[0]))
+		}
+	}
+	return "", lineOf(data, int64(base))
+}
+
+func jsonKind(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// checkDepth refuses JSON nested deeper than MaxJSONDepth before decoding.
+func checkDepth(name string, data []byte) error {
+	depth, inString, escaped := 0, false, false
+	for i, b := range data {
+		switch {
+		case inString:
+			if escaped {
+				escaped = false
+			} else if b == '\\' {
+				escaped = true
+			} else if b == '"' {
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			depth++
+			if depth > MaxJSONDepth {
+				return inputError(incident.ErrSyntax, name, lineOf(data, int64(i)), "JSON nested deeper than %d levels", MaxJSONDepth).
+					WithHint("a case is a flat object with a few lists; this is not a case file")
+			}
+		case b == '}' || b == ']':
+			depth--
+		}
+	}
+	return nil
+}

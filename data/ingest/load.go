@@ -1,0 +1,228 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"incidents/data/incident"
+)
+
+// FileResult is the outcome for one file: a result, or a located error.
+// A file with any bad case is refused whole (Result nil), so a batch never
+// stores half of a file.
+type FileResult struct {
+	Path   string
+	Result *Result
+	Err    error
+}
+
+// candidateExts are the file endings Load picks up when walking a
+// directory. Files named on the command line are always tried.
+var candidateExts = map[string]bool{
+	".txt": true, ".text": true, ".md": true, ".markdown": true,
+	".json": true, ".jsonl": true, ".ndjson": true,
+}
+
+// Candidate reports whether a directory walk picks up the file name:
+// not hidden, and ending in a case-file extension.
+func Candidate(name string) bool {
+	base := filepath.Base(name)
+	if strings.HasPrefix(base, ".") {
+		return false
+	}
+	return candidateExts[strings.ToLower(filepath.Ext(base))]
+}
+
+// Expand turns paths (files and directories) into the sorted list of files
+// Load reads: directories are walked in lexical order, skipping hidden
+// entries and non-candidates; files named directly are kept as given.
+func Expand(paths []string) ([]string, []FileResult) {
+	var files []string
+	var bad []FileResult
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			bad = append(bad, FileResult{Path: p, Err: &incident.Error{Kind: incident.ErrNotFound, File: p, Msg: "cannot read", Err: err}})
+			continue
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				bad = append(bad, FileResult{Path: path, Err: &incident.Error{Kind: incident.ErrNotFound, File: path, Msg: "cannot read", Err: err}})
+				return nil
+			}
+			if path != p && strings.HasPrefix(d.Name(), ".") {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.IsDir() && Candidate(path) {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			bad = append(bad, FileResult{Path: p, Err: &incident.Error{Kind: incident.ErrNotFound, File: p, Msg: "cannot walk", Err: err}})
+		}
+		sort.Strings(found)
+		files = append(files, found...)
+	}
+	return files, bad
+}
+
+// Load reads and parses every file under paths with the given format ("" =
+// detect per file), validates each case, and returns one FileResult per
+// file in order (unreadable paths first). progress, when not nil, is called
+// after each file. Cancelling ctx stops before the next file; the files not
+// read are left out.
+func Load(ctx context.Context, paths []string, format string, progress func(done, total int)) []FileResult {
+	files, out := Expand(paths)
+	for i, f := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		out = append(out, LoadFile(f, format))
+		if progress != nil {
+			progress(i+1, len(files))
+		}
+	}
+	return out
+}
+
+// LoadFile reads, checks, parses and validates one file.
+func LoadFile(path, format string) FileResult {
+	fr := FileResult{Path: path}
+	st, err := os.Stat(path)
+	if err != nil {
+		fr.Err = &incident.Error{Kind: incident.ErrNotFound, File: path, Msg: "cannot read", Err: err}
+		return fr
+	}
+	if st.Size() > MaxFileSize {
+		fr.Err = inputError(incident.ErrTooLarge, path, 0, "file is %d bytes, over the %d-byte limit", st.Size(), MaxFileSize).
+			WithHint("split the file")
+		return fr
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		fr.Err = &incident.Error{Kind: incident.ErrNotFound, File: path, Msg: "cannot read", Err: err}
+		return fr
+	}
+	fr.Result, fr.Err = ParseChecked(Input{Name: path, Data: data}, format)
+	return fr
+}
+
+// ParseChecked runs the byte-level checks (size, empty, binary, UTF-8),
+// parses in, and validates every case, locating errors at the case's line.
+func ParseChecked(in Input, format string) (*Result, error) {
+	if err := CheckBytes(in); err != nil {
+		return nil, err
+	}
+	res, err := Parse(in, format)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range res.Incidents {
+		if c.SourceFile == "" {
+			c.SourceFile = in.Name
+		}
+		if err := incident.Validate(c); err != nil {
+			var ie *incident.Error
+			if errors.As(err, &ie) {
+				line := 0
+				if i < len(res.Lines) {
+					line = res.Lines[i]
+				}
+				return nil, ie.At(in.Name, line)
+			}
+			return nil, &incident.Error{Kind: incident.ErrInvalid, File: in.Name, Msg: "invalid case", Err: err}
+		}
+	}
+	return res, nil
+}
+
+// CheckBytes refuses input that is too large, empty, binary (NUL bytes)
+// or not UTF-8, naming the line of the first bad byte.
+func CheckBytes(in Input) error {
+	if len(in.Data) > MaxFileSize {
+		return inputError(incident.ErrTooLarge, in.Name, 0, "file is %d bytes, over the %d-byte limit", len(in.Data), MaxFileSize).WithHint("split the file")
+	}
+	if len(bytes.TrimSpace(stripBOM(in.Data))) == 0 {
+		return inputError(incident.ErrEmpty, in.Name, 0, "file is empty").WithHint("nothing to import; remove the file or add a case")
+	}
+	if i := bytes.IndexByte(in.Data, 0); i >= 0 {
+		return inputError(incident.ErrBinary, in.Name, lineOf(in.Data, int64(i)), "file contains NUL bytes (not text)").
+			WithHint("import text files: case pages, postmortems, Markdown or JSON; a UTF-16 file must be saved as UTF-8")
+	}
+	if !utf8.Valid(in.Data) {
+		i := firstInvalidUTF8(in.Data)
+		return inputError(incident.ErrEncoding, in.Name, lineOf(in.Data, int64(i)), "invalid UTF-8 at byte %d", i).
+			WithHint("save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)")
+	}
+	return nil
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+// CheckBatch reports case ids that occur more than once across a batch
+// (within one file or in two files), naming both places. It returns nil,
+// one *incident.Error, or several joined with errors.Join (errors.Is with
+// incident.ErrDuplicate works on either).
+func CheckBatch(results []FileResult) error {
+	type place struct {
+		file string
+		line int
+	}
+	seen := map[string]place{}
+	var errs []error
+	for _, fr := range results {
+		if fr.Err != nil || fr.Result == nil {
+			continue
+		}
+		for i, c := range fr.Result.Incidents {
+			line := 0
+			if i < len(fr.Result.Lines) {
+				line = fr.Result.Lines[i]
+			}
+			here := place{fr.Path, line}
+			if first, dup := seen[c.ID]; dup {
+				where := first.file
+				if first.line > 0 {
+					where = fmt.Sprintf("%s:%d", first.file, first.line)
+				}
+				errs = append(errs, inputError(incident.ErrDuplicate, here.file, here.line, "case id %s is also used by %s", c.ID, where).
+					WithField("id").WithHint("give one of the cases another id, or import only one of the files"))
+				continue
+			}
+			seen[c.ID] = here
+		}
+	}
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	return errors.Join(errs...)
+}

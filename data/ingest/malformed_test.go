@@ -1,0 +1,145 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"incidents/data/incident"
+)
+
+// TestMalformed checks that every bad file of testdata/malformed is refused
+// with the right kind and an error that names the file, and its line and
+// field where they apply.
+func TestMalformed(t *testing.T) {
+	tests := []struct {
+		file, format string
+		kind         incident.Kind
+		line         int    // 0: no line expected
+		field        string // "": no field expected
+	}{
+		{"json_truncated.json", "", incident.ErrSyntax, 4, ""},
+		{"json_truncated_eof.json", "", incident.ErrSyntax, 3, ""},
+		{"json_missing_comma.json", "", incident.ErrSyntax, 4, ""},
+		{"json_ttr_string.json", "", incident.ErrType, 5, "ttr"},
+		{"json_tags_string.json", "", incident.ErrType, 5, "tags"},
+		{"json_bad_start.json", "", incident.ErrType, 5, "start"},
+		{"json_unknown_field.json", "", incident.ErrInvalid, 5, "colour"},
+		{"json_newer_schema.json", "", incident.ErrSchema, 1, "schema"},
+		{"json_deep_nesting.json", "", incident.ErrSyntax, 3, ""},
+		{"json_not_objects.json", "", incident.ErrType, 2, ""},
+		{"json_empty_array.json", "", incident.ErrEmpty, 0, ""},
+		{"json_missing_id.json", "", incident.ErrMissing, 1, "id"},
+		{"json_bad_id.json", "", incident.ErrInvalid, 1, "id"},
+		{"json_negative_ttd.json", "", incident.ErrRange, 3, "ttd"},
+		{"json_absurd_ttr.json", "", incident.ErrRange, 1, "ttr"},
+		{"json_end_before_start.json", "", incident.ErrRange, 1, "resolved"},
+		{"json_bad_facet.json", "", incident.ErrInvalid, 1, "tags"},
+		{"md_bad_yaml.md", "", incident.ErrSyntax, 3, ""},
+		{"md_categories_int.md", "", incident.ErrType, 5, "categories"},
+		{"md_bad_time.md", "", incident.ErrType, 5, "start_time"},
+		{"md_end_before_start.md", "", incident.ErrRange, 6, "end_time"},
+		{"md_unclosed.md", "markdown", incident.ErrSyntax, 1, ""},
+		{"md_unclosed.md", "", incident.ErrUnknownFormat, 0, ""},
+		{"md_keywords_map.md", "", incident.ErrType, 6, "keywords"},
+		{"invalid_utf8.txt", "", incident.ErrEncoding, 2, ""},
+		{"binary.bin", "", incident.ErrBinary, 1, ""},
+		{"empty.txt", "", incident.ErrEmpty, 0, ""},
+		{"blank.md", "", incident.ErrEmpty, 0, ""},
+		{"unknown_format.txt", "", incident.ErrUnknownFormat, 0, ""},
+		{"unknown_format.txt", "yaml", incident.ErrUnknownFormat, 0, ""},
+		{"casepage_absurd_ttr.txt", "", incident.ErrRange, 7, "ttr"},
+		{"casepage_field_without_value.txt", "", incident.ErrSyntax, 4, "Severity"},
+		{"casepage_bad_date.txt", "", incident.ErrType, 1, "date"},
+		{"casepage_no_title.txt", "", incident.ErrMissing, 1, "title"},
+		{"raw_end_before_start.txt", "", incident.ErrRange, 11, "resolved"},
+		{"raw_absurd_duration.txt", "", incident.ErrRange, 7, "ttr"},
+		{"list_no_entries.md", "list", incident.ErrEmpty, 0, ""},
+	}
+	dir := filepath.Join("testdata", "malformed")
+	for _, tt := range tests {
+		t.Run(tt.file+"/"+tt.format, func(t *testing.T) {
+			path := filepath.Join(dir, tt.file)
+			fr := LoadFile(path, tt.format)
+			checkLocated(t, fr.Err, path, tt.kind, tt.line, tt.field)
+			if fr.Result != nil {
+				t.Errorf("a refused file must give no result, got %d cases", len(fr.Result.Incidents))
+			}
+		})
+	}
+}
+
+func checkLocated(t *testing.T, err error, path string, kind incident.Kind, line int, field string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("%s: no error, want %s", path, kind)
+	}
+	if !errors.Is(err, kind) {
+		t.Fatalf("%s: error %v is %q, want %q", path, err, incident.KindOf(err), kind)
+	}
+	var ie *incident.Error
+	if !errors.As(err, &ie) {
+		t.Fatalf("%s: %T is not an *incident.Error", path, err)
+	}
+	msg := err.Error()
+	if ie.File != path || !strings.HasPrefix(msg, path) {
+		t.Errorf("message does not name the file first: %s", msg)
+	}
+	if ie.Line != line {
+		t.Errorf("line %d, want %d: %s", ie.Line, line, msg)
+	}
+	if line > 0 && !strings.Contains(msg, fmt.Sprintf("%s:%d:", path, line)) {
+		t.Errorf("message lacks file:line: %s", msg)
+	}
+	if ie.Field != field || (field != "" && !strings.Contains(msg, fmt.Sprintf("%q", field))) {
+		t.Errorf("field %q, want %q: %s", ie.Field, field, msg)
+	}
+}
+
+func TestDuplicateIDsInBatch(t *testing.T) {
+	dir := filepath.Join("testdata", "malformed")
+	a, b := filepath.Join(dir, "dup_a.json"), filepath.Join(dir, "dup_b.jsonl")
+	results := Load(context.Background(), []string{a, b}, "", nil)
+	for _, r := range results {
+		if r.Err != nil {
+			t.Fatal(r.Err)
+		}
+	}
+	err := CheckBatch(results)
+	checkLocated(t, err, b, incident.ErrDuplicate, 2, "id")
+	if !strings.Contains(err.Error(), a+":1") || !strings.Contains(err.Error(), "T-DUP") {
+		t.Errorf("message must name both files and the id: %v", err)
+	}
+	if err := CheckBatch(results[:1]); err != nil {
+		t.Errorf("one file alone: %v", err)
+	}
+}
+
+func TestHugeNarrative(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "huge.json")
+	narrative := strings.Repeat("The queue stalled and every retry made it worse. ", 10<<20/50)
+	body := fmt.Sprintf(`{"id": "T-HUGE", "org": "Example Org", "title": "Queue stalled", "narrative": %q}`, narrative)
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fr := LoadFile(path, "")
+	checkLocated(t, fr.Err, path, incident.ErrTooLarge, 1, "narrative")
+}
+
+func TestFileOverLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.json")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A sparse file: the size check must refuse it before reading.
+	if err := f.Truncate(MaxFileSize + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	checkLocated(t, LoadFile(path, "").Err, path, incident.ErrTooLarge, 0, "")
+}

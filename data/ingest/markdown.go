@@ -1,0 +1,260 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml"
+
+	"incidents/data/incident"
+)
+
+// The "markdown" format is a postmortem as Markdown with YAML front matter
+// between "---" lines (the layout of the icco postmortems collection):
+// uuid, url, archive_url, title, start_time, end_time, categories,
+// keywords, company, product, summary, source_fetched_at,
+// source_published_at. The body after the front matter is the narrative.
+func init() {
+	register(Parser{Name: "markdown", Detect: detectMarkdown, Parse: parseMarkdown})
+}
+
+// frontMatter is the typed front matter. Times are strings so every layout
+// real files use can be read (see parseStamp).
+type frontMatter struct {
+	UUID              string   `yaml:"uuid"`
+	URL               string   `yaml:"url"`
+	ArchiveURL        string   `yaml:"archive_url"`
+	Title             string   `yaml:"title"`
+	StartTime         string   `yaml:"start_time"`
+	EndTime           string   `yaml:"end_time"`
+	Categories        []string `yaml:"categories"`
+	Keywords          []string `yaml:"keywords"`
+	Company           string   `yaml:"company"`
+	Product           string   `yaml:"product"`
+	Summary           string   `yaml:"summary"`
+	SourceFetchedAt   string   `yaml:"source_fetched_at"`
+	SourcePublishedAt string   `yaml:"source_published_at"`
+}
+
+func detectMarkdown(in Input) int {
+	fm, _, _, ok := splitFrontMatter(stripBOM(in.Data))
+	if !ok {
+		return 0
+	}
+	head := string(fm[:min(len(fm), 4096)])
+	score := 60
+	for _, k := range []string{"\nuuid:", "\ntitle:", "\ncompany:", "\nurl:", "\nsummary:"} {
+		if strings.Contains("\n"+head, k) {
+			score += 7
+		}
+	}
+	return min(score, 95)
+}
+
+// splitFrontMatter returns the front matter, the body, and the line the
+// body starts on. The file must open with a "---" line and the front
+// matter must end with another.
+func splitFrontMatter(data []byte) (fm, body []byte, bodyLine int, ok bool) {
+	first, rest, found := bytes.Cut(data, []byte("\n"))
+	if !found || string(bytes.TrimRight(first, " \r")) != "---" {
+		return nil, nil, 0, false
+	}
+	off := 0
+	line := 2
+	for off <= len(rest) {
+		end := bytes.IndexByte(rest[off:], '\n')
+		l := rest[off:]
+		if end >= 0 {
+			l = rest[off : off+end]
+		}
+		if t := string(bytes.TrimRight(l, " \r")); t == "---" || t == "..." {
+			if end < 0 {
+				return rest[:off], nil, line + 1, true
+			}
+			return rest[:off], rest[off+end+1:], line + 1, true
+		}
+		if end < 0 {
+			break
+		}
+		off += end + 1
+		line++
+	}
+	return nil, nil, 0, false
+}
+
+func parseMarkdown(in Input) (*Result, error) {
+	data := stripBOM(in.Data)
+	fmText, body, bodyLine, ok := splitFrontMatter(data)
+	if !ok {
+		return nil, inputError(incident.ErrSyntax, in.Name, 1, "no YAML front matter").
+			WithHint(`a postmortem file opens with a "---" line, YAML fields, and another "---" line`)
+	}
+	var fm frontMatter
+	if err := yaml.Unmarshal(fmText, &fm); err != nil {
+		return nil, yamlError(in.Name, fmText, err)
+	}
+	c := &incident.Incident{
+		Org: strings.TrimSpace(fm.Company), Product: strings.TrimSpace(fm.Product),
+		Title: strings.TrimSpace(fm.Title), Summary: strings.TrimSpace(fm.Summary),
+		Narrative: strings.TrimSpace(string(body)), Categories: fm.Categories, Keywords: fm.Keywords,
+		Format: "markdown", SourceFile: in.Name,
+	}
+	c.ID = strings.TrimSpace(fm.UUID)
+	if c.ID == "" {
+		c.ID = idFromName(in.Name)
+	}
+	var notes []string
+	if c.Title == "" {
+		c.Title, notes = mdTitle(c), append(notes, "title from text")
+	}
+	start, err := parseStamp(in.Name, fmText, "start_time", fm.StartTime)
+	if err != nil {
+		return nil, err
+	}
+	end, err := parseStamp(in.Name, fmText, "end_time", fm.EndTime)
+	if err != nil {
+		return nil, err
+	}
+	if start.date != "" {
+		c.Date = start.date
+	}
+	if start.t != nil {
+		c.Start = start.t
+		notes = append(notes, "start")
+	}
+	if end.t != nil {
+		c.Resolved = end.t
+		notes = append(notes, "resolved")
+	}
+	if c.Start != nil && c.Resolved != nil {
+		if c.Resolved.Before(*c.Start) {
+			return nil, inputError(incident.ErrRange, in.Name, keyLine(fmText, "end_time")+1, "end_time %s is before start_time %s",
+				c.Resolved.Format(time.RFC3339), c.Start.Format(time.RFC3339)).WithField("end_time").
+				WithHint("check the two timestamps and their offsets")
+		}
+		// Some sources give the span of a long affair (months of
+		// accidents); that is no time to resolve, so TTR stays unknown.
+		if d, err := incident.Between(c.Start, c.Resolved); err == nil {
+			c.TTR = d
+			notes = append(notes, "ttr (derived)")
+		} else {
+			notes = append(notes, "no ttr (span longer than a year)")
+		}
+	}
+	if u := strings.TrimSpace(fm.URL); u != "" {
+		c.Sources = append(c.Sources, incident.Source{URL: u, Kind: "postmortem"})
+	}
+	if u := strings.TrimSpace(fm.ArchiveURL); u != "" {
+		c.Sources = append(c.Sources, incident.Source{URL: u, Kind: "archive"})
+	}
+	c.Tags = categoryTags(c.Categories)
+	note := c.ID + ": "
+	if len(notes) == 0 {
+		note += "no times given"
+	} else {
+		note += "extracted " + strings.Join(notes, ", ")
+	}
+	_ = bodyLine
+	return &Result{Incidents: []*incident.Incident{c}, Notes: []string{note}, Lines: []int{1}}, nil
+}
+
+// mdTitle takes a title from the summary's first sentence, the body's
+// first heading, or the body's first sentence.
+func mdTitle(c *incident.Incident) string {
+	if c.Summary != "" {
+		return titleFrom(c.Summary)
+	}
+	for _, l := range splitLines(c.Narrative) {
+		if h := strings.TrimLeft(l, "#"); len(h) < len(l) && strings.HasPrefix(h, " ") && strings.TrimSpace(h) != "" {
+			return shorten(strings.TrimSpace(h), maxTitle)
+		}
+	}
+	for _, para := range strings.Split(c.Narrative, "\n\n") {
+		if p := strings.TrimSpace(para); p != "" {
+			return titleFrom(p)
+		}
+	}
+	return ""
+}
+
+type stamp struct {
+	t    *time.Time
+	date string
+}
+
+// stampLayouts are the time layouts front matter uses, most precise first.
+var stampLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04Z07:00", "2006-01-02T15:04"}
+
+// parseStamp reads a front-matter time: RFC 3339 with Z or an offset,
+// "2006-01-02 15:04" (taken as UTC), a bare date (date only), or "".
+func parseStamp(name string, fm []byte, field, s string) (stamp, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return stamp{}, nil
+	}
+	for _, l := range stampLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return stamp{t: &t, date: t.Format("2006-01-02")}, nil
+		}
+	}
+	for _, l := range []string{"2006-01-02", "2006-01", "2006"} {
+		if _, err := time.Parse(l, s); err == nil {
+			return stamp{date: s}, nil
+		}
+	}
+	return stamp{}, &incident.Error{Kind: incident.ErrType, File: name, Line: keyLine(fm, field) + 1, Field: field,
+		Msg: fmt.Sprintf("%q is not a timestamp", s), Hint: "use RFC 3339 (2017-04-05T01:13:00Z), 2006-01-02 15:04 or a date"}
+}
+
+// keyLine returns the 1-based line of a top-level key in the front matter
+// (0 when absent).
+func keyLine(fm []byte, key string) int {
+	for i, l := range splitLines(string(fm)) {
+		if strings.HasPrefix(l, key+":") {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// keyAt returns the top-level key whose value spans front-matter line n.
+func keyAt(fm []byte, n int) string {
+	lines := splitLines(string(fm))
+	for i := min(n, len(lines)) - 1; i >= 0; i-- {
+		l := lines[i]
+		if l != "" && l[0] != ' ' && l[0] != '-' && l[0] != '#' {
+			if k, _, ok := strings.Cut(l, ":"); ok {
+				return strings.TrimSpace(k)
+			}
+		}
+	}
+	return ""
+}
+
+// yamlError locates a front-matter decoding error; the front matter
+// starts on line 2 of the file.
+func yamlError(name string, fm []byte, err error) error {
+	var ye yaml.Error
+	line, msg := 0, err.Error()
+	if errors.As(err, &ye) {
+		msg = ye.GetMessage()
+		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
+			line = tk.Position.Line
+		}
+	}
+	fileLine := 0
+	if line > 0 {
+		fileLine = line + 1
+	}
+	var te *yaml.TypeError
+	var ue *yaml.UnexpectedNodeTypeError
+	if errors.As(err, &te) || errors.As(err, &ue) {
+		return &incident.Error{Kind: incident.ErrType, File: name, Line: fileLine, Field: keyAt(fm, line), Msg: msg,
+			Hint: "categories and keywords are lists; the other fields are text"}
+	}
+	return &incident.Error{Kind: incident.ErrSyntax, File: name, Line: fileLine, Msg: "invalid YAML front matter: " + msg,
+		Hint: "quote values that contain ': ' or start with a special character"}
+}

@@ -1,0 +1,136 @@
+package ingest
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"incidents/data/incident"
+)
+
+func iccoFiles(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(shared, "corpora", "icco-postmortems", "*.md"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no icco postmortems under %s: %v", shared, err)
+	}
+	return files
+}
+
+func TestMarkdownIccoCorpus(t *testing.T) {
+	files := iccoFiles(t)
+	byID := map[string]*incident.Incident{}
+	var cases, withTTR, withStart, withDate, titled, tagged, archived int
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := Input{Name: f, Data: b}
+		if p, err := Detect(in); err != nil || p.Name != "markdown" {
+			t.Errorf("%s: detected %q, %v", f, p.Name, err)
+			continue
+		}
+		res, err := ParseChecked(in, "")
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		for _, c := range res.Incidents {
+			cases++
+			byID[c.ID] = c
+			if c.TTR != nil {
+				withTTR++
+				if c.TTR.Source != incident.Derived {
+					t.Errorf("%s: ttr source %q", c.ID, c.TTR.Source)
+				}
+			}
+			if c.Start != nil {
+				withStart++
+			}
+			if c.Date != "" {
+				withDate++
+			}
+			if strings.Contains(res.Notes[0], "title from text") {
+				titled++
+			}
+			if len(c.Tags) > 0 {
+				tagged++
+			}
+			if len(c.Sources) == 2 {
+				archived++
+			}
+		}
+	}
+	got := []int{len(files), cases, len(byID), withTTR, withStart, withDate, titled, archived}
+	want := []int{242, 242, 242, 148, 169, 169, 46, 52}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("files, cases, ids, ttr, start, date, derived titles, archive urls = %v, want %v", got, want)
+	}
+	t.Logf("%d cases carry imported tags from categories", tagged)
+
+	eve := byID["01494547-7ee9-4169-a0c0-d921fa309d83"]
+	if eve == nil || eve.Org != "CCP Games" || eve.Product != "EVE Online: Trinity installer" || eve.Date != "2007-12-05" ||
+		eve.TTR == nil || eve.TTR.Minutes != 484 || !reflect.DeepEqual(eve.Categories, []string{"cloud"}) ||
+		eve.Title != "EVE Online: Trinity installer deletes boot.ini" || len(eve.Keywords) != 8 {
+		t.Errorf("EVE case = %+v", eve)
+	}
+	brew := byID["018edf27-f738-448d-8c46-947cd3b6d5b0"]
+	if brew == nil || brew.TTR == nil || brew.TTR.Minutes != 360 || len(brew.Sources) != 2 || brew.Sources[1].Kind != "archive" ||
+		len(brew.Tags) != 1 || brew.Tags[0].Key() != "root_cause:security" || brew.Tags[0].Origin != incident.Imported {
+		t.Errorf("Homebrew case = %+v", brew)
+	}
+	crates := byID["04f5afd8-09fc-4314-9c60-7f942faca125"]
+	if crates == nil || crates.Title != "On 2023-07-20 between 12:17 and 12:30 UTC all crate downloads from crates.io were broken due to a deployment that…" ||
+		crates.Org != "rust-lang" || crates.TTR != nil || len(crates.Categories) != 0 {
+		t.Errorf("crates.io case = %+v", crates)
+	}
+	therac := byID["46457692-ed7e-49df-8a45-d1b3eea8ac46"]
+	if therac == nil || therac.Start == nil || therac.Resolved == nil || therac.TTR != nil {
+		t.Errorf("a span over a year keeps its times but no ttr: %+v", therac)
+	}
+}
+
+func TestMarkdownStamps(t *testing.T) {
+	tests := []struct {
+		in, date string
+		hasTime  bool
+		wantErr  bool
+	}{
+		{"2007-12-05T22:04:00Z", "2007-12-05", true, false},
+		{"2019-02-04T10:00:00-08:00", "2019-02-04", true, false},
+		{"2019-02-04T10:00:00.123+01:00", "2019-02-04", true, false},
+		{"2019-02-04 10:00", "2019-02-04", true, false},
+		{"2019-02-04", "2019-02-04", false, false},
+		{"2019-02", "2019-02", false, false},
+		{"", "", false, false},
+		{"yesterday", "", false, true},
+	}
+	for _, tt := range tests {
+		st, err := parseStamp("f.md", []byte("start_time: x\n"), "start_time", tt.in)
+		if (err != nil) != tt.wantErr || st.date != tt.date || (st.t != nil) != tt.hasTime {
+			t.Errorf("parseStamp(%q) = %+v, %v", tt.in, st, err)
+		}
+		if err != nil && (incident.KindOf(err) != incident.ErrType || !strings.Contains(err.Error(), "f.md:2")) {
+			t.Errorf("parseStamp(%q) error %v: want a type error at f.md:2", tt.in, err)
+		}
+	}
+}
+
+func TestMarkdownDerivedFields(t *testing.T) {
+	tests := []struct{ name, text, id, title string }{
+		{"notes/Queue Stall.md", "---\ncompany: Example Org\n---\n\n# Queue stall in the billing cluster\n\nThe queue stalled.\n", "Queue-Stall", "Queue stall in the billing cluster"},
+		{"x.md", "---\nuuid: u-1\ncompany: Example Org\nsummary: The queue stalled for an hour. Then it recovered.\n---\nBody.\n", "u-1", "The queue stalled for an hour"},
+	}
+	for _, tt := range tests {
+		res, err := ParseChecked(Input{Name: tt.name, Data: []byte(tt.text)}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := res.Incidents[0]; c.ID != tt.id || c.Title != tt.title {
+			t.Errorf("%s: id %q title %q", tt.name, c.ID, c.Title)
+		}
+	}
+}

@@ -1,0 +1,276 @@
+package ingest
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"incidents/data/incident"
+)
+
+// The "rawtext" format is a provider postmortem as plain text (a status
+// page incident report pasted into a file). The whole text is kept as the
+// narrative; title, organisation, times, durations and region are
+// extracted where the text states them, and Result.Notes says which.
+func init() {
+	register(Parser{Name: "rawtext", Detect: detectRawText, Parse: parseRawText})
+}
+
+// incidentWords make prose look like a postmortem.
+var incidentWords = []string{
+	"incident", "outage", "root cause", "postmortem", "post-mortem", "impact", "mitigat",
+	"resolved", "customers", "engineers", "error", "disruption", "downtime", "degraded", "failure",
+}
+
+// strongMarkers are headings only postmortems use.
+var strongMarkers = []string{"Incident Report", "Root Cause", "Incident Start", "Incident End", "Postmortem", "Post-mortem", "Post-Incident"}
+
+// detectRawText claims prose that mentions at least two incident words:
+// 55 with a postmortem heading, 30 otherwise, 0 for anything else.
+func detectRawText(in Input) int {
+	b := in.Data[:min(len(in.Data), 64<<10)]
+	for len(b) > 0 && !utf8.Valid(b) { // a cut inside a rune
+		b = b[:len(b)-1]
+	}
+	s := string(b)
+	words, letters, total := 0, 0, 0
+	for _, f := range strings.Fields(s) {
+		words++
+		for _, r := range f {
+			total++
+			if unicode.IsLetter(r) {
+				letters++
+			}
+		}
+	}
+	if words < 20 || letters*10 < total*7 {
+		return 0
+	}
+	lower := strings.ToLower(s)
+	hits := 0
+	for _, w := range incidentWords {
+		if strings.Contains(lower, w) {
+			hits++
+		}
+	}
+	if hits < 2 {
+		return 0
+	}
+	for _, m := range strongMarkers {
+		if strings.Contains(s, m) {
+			return 55
+		}
+	}
+	return 30
+}
+
+// orgMarkers is the organisation heuristic: an org is named when the text
+// mentions one of its markers; the org with most mentions wins, and
+// "unknown" is used when none is mentioned.
+var orgMarkers = []struct {
+	org, slug string
+	markers   []string
+}{
+	{"Google Cloud", "gcp", []string{"Google Cloud", "GCLB", "GCE", "Google Compute Engine", "Google Kubernetes Engine", "GKE"}},
+	{"Amazon Web Services", "aws", []string{"Amazon Web Services", "AWS", "Amazon EC2", "Amazon S3"}},
+	{"Microsoft Azure", "azure", []string{"Microsoft Azure", "Azure"}},
+	{"Cloudflare", "cloudflare", []string{"Cloudflare"}},
+	{"GitHub", "github", []string{"GitHub"}},
+	{"Heroku", "heroku", []string{"Heroku"}},
+	{"Fastly", "fastly", []string{"Fastly"}},
+	{"Slack", "slack", []string{"Slack"}},
+}
+
+// guessOrg applies the organisation heuristic; slug is "raw" when unknown.
+func guessOrg(s string) (org, slugName string) {
+	best, bestN := -1, 0
+	for i, o := range orgMarkers {
+		n := 0
+		for _, m := range o.markers {
+			n += countWord(s, m)
+		}
+		if n > bestN {
+			best, bestN = i, n
+		}
+	}
+	if best < 0 {
+		return "unknown", "raw"
+	}
+	return orgMarkers[best].org, orgMarkers[best].slug
+}
+
+// countWord counts occurrences of w in s not inside a longer word.
+func countWord(s, w string) int {
+	n := 0
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return n
+		}
+		a, b := i+j, i+j+len(w)
+		before, _ := utf8.DecodeLastRuneInString(s[:a])
+		after, _ := utf8.DecodeRuneInString(s[b:])
+		if (a == 0 || !isWordRune(before)) && (b == len(s) || !isWordRune(after)) {
+			n++
+		}
+		i = b
+	}
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+var (
+	regionLine    = regexp.MustCompile(`(?im)^\s*Regions?(?:/Zones?)?:\s*([a-z]+-[a-z]+\d?(?:-\d)?[a-z]?)`)
+	regionPattern = regexp.MustCompile(`\b(?:(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-[a-z]+\d|(?:us|eu|ap|sa|ca|me|af|il)-(?:east|west|north|south|central|northeast|southeast|northwest|southwest)-\d)\b`)
+	idLine        = regexp.MustCompile(`(?im)^\s*(?:Incident ID|ID|Case)\s*[:#]\s*([A-Za-z0-9][A-Za-z0-9._:-]{1,60})\s*$`)
+	bulletLine    = regexp.MustCompile(`^\s*(?:•|\*|-|·)\s+(.+)$`)
+)
+
+// rawSection is a heading line ("Root Cause:") and the paragraphs below it.
+type rawSection struct {
+	heading string
+	paras   []string
+}
+
+// rawSections splits text at heading lines: short lines ending in ':'.
+func rawSections(lines []string) []rawSection {
+	secs := []rawSection{{}}
+	var para []string
+	flush := func() {
+		if len(para) > 0 {
+			s := &secs[len(secs)-1]
+			s.paras = append(s.paras, strings.Join(para, " "))
+			para = nil
+		}
+	}
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "":
+			flush()
+		case bulletLine.MatchString(t):
+			flush()
+			para = append(para, t)
+			flush()
+		case strings.HasSuffix(t, ":") && len(t) < 60 && !strings.Contains(t[:len(t)-1], ":"):
+			flush()
+			secs = append(secs, rawSection{heading: strings.TrimSuffix(t, ":")})
+		default:
+			para = append(para, t)
+		}
+	}
+	flush()
+	return secs
+}
+
+func parseRawText(in Input) (*Result, error) {
+	text := strings.ReplaceAll(string(stripBOM(in.Data)), "\r\n", "\n")
+	if strings.TrimSpace(text) == "" {
+		return nil, inputError(incident.ErrEmpty, in.Name, 0, "no text")
+	}
+	lines := splitLines(text)
+	secs := rawSections(lines)
+	c := &incident.Incident{Narrative: strings.TrimSpace(text), Format: "rawtext", SourceFile: in.Name}
+	var org, orgSlug string
+	c.Org, orgSlug = guessOrg(text)
+	org = c.Org
+	var bullets []string
+	for _, s := range secs {
+		h := strings.ToLower(s.heading)
+		switch {
+		case h == "summary" && c.Summary == "" && len(s.paras) > 0:
+			c.Summary = s.paras[0]
+		case h == "root cause" && c.RootCause == "" && len(s.paras) > 0:
+			c.RootCause = strings.Join(s.paras, "\n\n")
+		case strings.Contains(h, "remediation") || strings.Contains(h, "prevention") || strings.Contains(h, "action"):
+			for _, p := range s.paras {
+				if m := bulletLine.FindStringSubmatch(p); m != nil {
+					bullets = append(bullets, m[1])
+				}
+			}
+		}
+	}
+	c.ActionItems = bullets
+	c.Title = rawTitle(c.Summary, secs)
+	if c.Title == "" {
+		return nil, inputError(incident.ErrMissing, in.Name, 0, "no sentence to take a title from").WithField("title")
+	}
+	if m := regionLine.FindStringSubmatch(text); m != nil {
+		c.Region = m[1]
+	} else {
+		c.Region = mostFrequent(regionPattern.FindAllString(text, -1))
+	}
+	tl, err := extractTimeline(in.Name, text)
+	if err != nil {
+		return nil, err
+	}
+	tl.apply(c)
+	if m := idLine.FindStringSubmatch(text); m != nil {
+		c.ID = m[1]
+	} else if c.Date != "" {
+		c.ID = fmt.Sprintf("%s-%s-%s", orgSlug, c.Date, shortHash(in.Data, 6))
+	} else {
+		c.ID = fmt.Sprintf("%s-%s", orgSlug, shortHash(in.Data, 10))
+	}
+	note := c.ID + ": "
+	if len(tl.notes) > 0 {
+		note += "extracted " + strings.Join(tl.notes, ", ")
+	} else {
+		note += "no times found"
+	}
+	if c.Region != "" {
+		note += "; region " + c.Region
+	}
+	note += "; org " + org
+	if org == "unknown" {
+		note += " (not named in text)"
+	}
+	notes := []string{note}
+	for _, w := range tl.warnings {
+		notes = append(notes, c.ID+": "+w)
+	}
+	return &Result{Incidents: []*incident.Incident{c}, Notes: notes, Lines: []int{1}}, nil
+}
+
+// rawTitle is the first sentence of the Summary section, else of the first
+// paragraph long enough to be prose, trimmed to maxTitle.
+func rawTitle(summary string, secs []rawSection) string {
+	if summary != "" {
+		return titleFrom(summary)
+	}
+	for _, s := range secs {
+		for _, p := range s.paras {
+			if len(p) >= 40 && strings.Count(p, " ") >= 5 {
+				return titleFrom(p)
+			}
+		}
+	}
+	for _, s := range secs {
+		for _, p := range s.paras {
+			if strings.TrimSpace(p) != "" {
+				return shorten(p, maxTitle)
+			}
+		}
+	}
+	return ""
+}
+
+// mostFrequent returns the most frequent string (first seen wins ties).
+func mostFrequent(xs []string) string {
+	if len(xs) == 0 {
+		return ""
+	}
+	count := map[string]int{}
+	order := []string{}
+	for _, x := range xs {
+		if count[x] == 0 {
+			order = append(order, x)
+		}
+		count[x]++
+	}
+	sort.SliceStable(order, func(i, j int) bool { return count[order[i]] > count[order[j]] })
+	return order[0]
+}

@@ -1,0 +1,113 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"incidents/data/incident"
+)
+
+func TestRawTextSeed(t *testing.T) {
+	in := readShared(t, "seeds/003_*.txt")
+	p, err := Detect(in)
+	if err != nil || p.Name != "rawtext" {
+		t.Fatalf("Detect = %q, %v; want rawtext", p.Name, err)
+	}
+	res := parseOne(t, in, "")
+	c := res.Incidents[0]
+	la, _ := time.LoadLocation("America/Los_Angeles")
+	checks := []struct {
+		name string
+		ok   bool
+	}{
+		{"org", c.Org == "Google Cloud"},
+		{"region", c.Region == "us-central1"},
+		{"date", c.Date == "2022-06-14"},
+		{"zone", c.TimeZone == "US/Pacific"},
+		{"start", c.Start != nil && c.Start.Equal(time.Date(2022, 6, 14, 6, 56, 0, 0, la)) && c.Start.Location().String() == "America/Los_Angeles"},
+		{"detected", c.Detected != nil && c.Detected.Equal(time.Date(2022, 6, 14, 9, 17, 0, 0, la))},
+		{"resolved", c.Resolved != nil && c.Resolved.Equal(time.Date(2022, 6, 14, 17, 43, 0, 0, la))},
+		{"ttr", c.TTR != nil && c.TTR.Minutes == 647 && c.TTR.Source == incident.Given},
+		{"ttd", c.TTD != nil && c.TTD.Minutes == 141 && c.TTD.Source == incident.Derived},
+		{"title", strings.HasPrefix(c.Title, "On Tuesday, 14 June 2022, at approximately 06:00 US/Pacific, Google Cloud Networking") && len(c.Title) <= maxTitle+len("…")},
+		{"narrative", c.Narrative == strings.TrimSpace(string(in.Data))},
+		{"id", strings.HasPrefix(c.ID, "gcp-2022-06-14-") && len(c.ID) == len("gcp-2022-06-14-")+6},
+		{"actions", len(c.ActionItems) == 3},
+		{"root cause", strings.HasPrefix(c.RootCause, "The health checking service and GFE share")},
+		{"notes", len(res.Notes) == 1 && res.Notes[0] == c.ID+": extracted start, detected, resolved, ttd (derived), ttr (given); region us-central1; org Google Cloud"},
+	}
+	for _, ck := range checks {
+		if !ck.ok {
+			t.Errorf("%s wrong", ck.name)
+		}
+	}
+	t.Log(res.Notes, c.Title, c.ID)
+	if err := incident.Validate(c); err != nil {
+		t.Error(err)
+	}
+	again := parseOne(t, in, "rawtext").Incidents[0]
+	if again.ID != c.ID {
+		t.Errorf("id not stable: %s then %s", c.ID, again.ID)
+	}
+}
+
+func TestRawTextForms(t *testing.T) {
+	la, _ := time.LoadLocation("America/Los_Angeles")
+	ny, _ := time.LoadLocation("America/New_York")
+	tests := []struct {
+		name, text         string
+		org, region, zone  string
+		start, det, end    time.Time
+		ttd, ttr           *float64
+		idPrefix, notePart string
+	}{
+		{
+			name: "span", text: "Summary:\n\nOn 5 April 2017 from 01:13 to 01:35 PDT, 25% of requests to the Google Cloud HTTP(S) Load Balancer failed with 502 errors. " +
+				"Engineers were paged at 01:22 PDT and switched the master.\n",
+			org: "Google Cloud", zone: "PDT",
+			start: time.Date(2017, 4, 5, 1, 13, 0, 0, la), det: time.Date(2017, 4, 5, 1, 22, 0, 0, la), end: time.Date(2017, 4, 5, 1, 35, 0, 0, la),
+			ttd: ptr(9), ttr: ptr(22), idPrefix: "gcp-2017-04-05-", notePart: "extracted start, detected, resolved, ttd (derived), ttr (derived)",
+		},
+		{
+			name: "unknown org", text: "Our checkout service had an outage. On January 15, 2022, at 9:00 AM ET, the database failed over and customers saw errors. " +
+				"The incident was resolved at 11:30 AM ET after engineers restarted the primary in eu-west-1.\n",
+			org: "unknown", region: "eu-west-1", zone: "ET",
+			start: time.Date(2022, 1, 15, 9, 0, 0, 0, ny), end: time.Date(2022, 1, 15, 11, 30, 0, 0, ny),
+			ttr: ptr(150), idPrefix: "raw-2022-01-15-", notePart: "org unknown (not named in text)",
+		},
+		{
+			name: "disagreeing duration", text: "Incident Report\n\nSummary:\n\nThe AWS API gateway returned errors to customers during the outage.\n\n" +
+				"Incident Start: 2 Mar 2021 10:00 UTC\nIncident End: 2 Mar 2021 11:00 UTC\nDuration: 2 hours\n",
+			org: "Amazon Web Services", zone: "UTC",
+			start: time.Date(2021, 3, 2, 10, 0, 0, 0, time.UTC), end: time.Date(2021, 3, 2, 11, 0, 0, 0, time.UTC),
+			ttr: ptr(120), idPrefix: "aws-2021-03-02-", notePart: "differs from start to end",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := ParseChecked(Input{Name: "pm.txt", Data: []byte(tt.text)}, "rawtext")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := res.Incidents[0]
+			if c.Org != tt.org || c.Region != tt.region || c.TimeZone != tt.zone || !strings.HasPrefix(c.ID, tt.idPrefix) {
+				t.Errorf("org %q region %q zone %q id %q", c.Org, c.Region, c.TimeZone, c.ID)
+			}
+			for _, tm := range []struct {
+				name string
+				got  *time.Time
+				want time.Time
+			}{{"start", c.Start, tt.start}, {"detected", c.Detected, tt.det}, {"resolved", c.Resolved, tt.end}} {
+				if (tm.got == nil) != tm.want.IsZero() || (tm.got != nil && !tm.got.Equal(tm.want)) {
+					t.Errorf("%s = %v, want %v", tm.name, tm.got, tm.want)
+				}
+			}
+			checkDur(t, "ttd", c.TTD, tt.ttd)
+			checkDur(t, "ttr", c.TTR, tt.ttr)
+			if !strings.Contains(strings.Join(res.Notes, "\n"), tt.notePart) {
+				t.Errorf("notes %q lack %q", res.Notes, tt.notePart)
+			}
+		})
+	}
+}

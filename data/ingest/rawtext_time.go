@@ -1,0 +1,262 @@
+package ingest
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"time"
+
+	"incidents/data/incident"
+)
+
+const zoneRE = `(US/[A-Za-z]+|(?:America|Europe|Asia|Australia|Africa|Pacific)/[A-Za-z_]+|UTC|GMT|PDT|PST|PT|EDT|EST|ET|CDT|CST|CT|MDT|MST|BST|CEST|CET|EEST|EET|IST|SGT|JST|KST|AEST|AEDT|NZST|NZDT)`
+
+var (
+	allTimesZone = regexp.MustCompile(`(?i)\(All Times (?:in )?` + zoneRE + `\)`)
+	clockZone    = regexp.MustCompile(`\b\d{1,2}:\d{2}\s*(?:[AaPp]\.?[Mm]\.?\s*)?` + zoneRE + `\b`)
+	anyZone      = regexp.MustCompile(`\b(US/[A-Za-z]+|UTC|GMT)\b`)
+	clockRE      = regexp.MustCompile(`\b(\d{1,2}:\d{2})(?::\d{2})?\s*([AaPp]\.?[Mm]\.?)?(?:\s*\(?` + zoneRE + `\)?)?`)
+	startLine    = regexp.MustCompile(`(?im)^[ \t]*Incident Start(?:ed)?:[ \t]*(.+?)[ \t]*$`)
+	endLine      = regexp.MustCompile(`(?im)^[ \t]*Incident End(?:ed)?:[ \t]*(.+?)[ \t]*$`)
+	durationLine = regexp.MustCompile(`(?im)^[ \t]*(?:Total[ \t]+)?Duration:[ \t]*(.+?)[ \t]*$`)
+	detectedRE   = regexp.MustCompile(`(?i)\b(?:alerted|paged|detected|notified|became aware)\b[^.]{0,160}?\bat\s+(?:approximately\s+|about\s+)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
+	resolvedRE   = regexp.MustCompile(`(?i)\b(?:fully mitigated|resolved|recovered|mitigated)\b[^.]{0,40}?\b(?:as of|at)\s+([^.]{0,40}?\d{1,2}:\d{2}[^.,;]{0,20})`)
+	onAtRE       = regexp.MustCompile(`(?i)\bon\s+(?:[A-Z][a-z]+day,?\s+)?([^.]{6,30}?\d{4}),?\s+at\s+(?:approximately\s+|about\s+)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
+)
+
+// timeline is what a raw postmortem says about when things happened.
+type timeline struct {
+	zone                      string
+	loc                       *time.Location
+	start, detected, resolved *time.Time
+	ttrGiven                  *incident.Duration
+	date                      string
+	notes, warnings           []string
+}
+
+// extractTimeline reads the stated zone, start, detection and end times
+// and a stated duration. Times without a zone use the zone the text states
+// for all times ("(All Times US/Pacific)"), else the first zone written
+// after a clock time, else UTC (noted).
+func extractTimeline(name, text string) (*timeline, error) {
+	tl := &timeline{}
+	switch {
+	case allTimesZone.MatchString(text):
+		tl.zone = allTimesZone.FindStringSubmatch(text)[1]
+	case clockZone.MatchString(text):
+		tl.zone = clockZone.FindStringSubmatch(text)[1]
+	case anyZone.MatchString(text):
+		tl.zone = anyZone.FindStringSubmatch(text)[1]
+	}
+	var ok bool
+	if tl.loc, ok = zoneLocation(tl.zone); !ok {
+		tl.loc, tl.zone = time.UTC, ""
+	}
+	var endLineNo int
+	if m := startLine.FindStringSubmatchIndex(text); m != nil {
+		tl.start = tl.stamp(text[m[2]:m[3]], "")
+	}
+	if m := endLine.FindStringSubmatchIndex(text); m != nil {
+		endLineNo = lineOf([]byte(text), int64(m[0]))
+		day := ""
+		if tl.start != nil {
+			day = tl.start.In(tl.loc).Format("2006-01-02")
+		}
+		tl.resolved = tl.stamp(text[m[2]:m[3]], day)
+	}
+	if m := durationLine.FindStringSubmatchIndex(text); m != nil {
+		d, err := incident.ParseDuration(text[m[2]:m[3]])
+		switch {
+		case err != nil && strings.Contains(err.Error(), "out of range"):
+			return nil, &incident.Error{Kind: incident.ErrRange, File: name, Line: lineOf([]byte(text), int64(m[0])), Field: "ttr",
+				Msg: "stated duration is out of range", Err: err, Hint: durationHint}
+		case err != nil:
+			tl.warnings = append(tl.warnings, fmt.Sprintf("duration %q not understood", text[m[2]:m[3]]))
+		default:
+			tl.ttrGiven = d
+		}
+	}
+	if tl.start == nil {
+		tl.fromSpan(text)
+	}
+	if tl.start == nil {
+		if m := onAtRE.FindStringSubmatch(text); m != nil {
+			tl.start = tl.at(m[1], m[2], m[3], m[4])
+		}
+	}
+	tl.detectedAt(text)
+	if tl.resolved == nil {
+		if m := resolvedRE.FindStringSubmatch(text); m != nil && tl.start != nil {
+			tl.resolved = tl.stamp(m[1], tl.start.In(tl.loc).Format("2006-01-02"))
+		}
+	}
+	if tl.start != nil && tl.resolved != nil && tl.resolved.Before(*tl.start) {
+		return nil, &incident.Error{Kind: incident.ErrRange, File: name, Line: endLineNo, Field: "resolved",
+			Msg:  fmt.Sprintf("incident end %s is before its start %s", tl.resolved.Format("2006-01-02 15:04 MST"), tl.start.Format("2006-01-02 15:04 MST")),
+			Hint: "check the dates and time zones of the start and end lines"}
+	}
+	if tl.start != nil {
+		tl.date = tl.start.In(tl.loc).Format("2006-01-02")
+	} else if c, _, ok := findDay(text); ok {
+		tl.date = c.String()
+	}
+	return tl, nil
+}
+
+// stamp reads "14 Jun 2022 06:56", "2022-06-14 17:43 US/Pacific" or a bare
+// clock time on day ("2006-01-02").
+func (tl *timeline) stamp(s, day string) *time.Time {
+	c, end, ok := findDay(s)
+	rest := s
+	if ok {
+		day, rest = c.String(), s[end:]
+	}
+	m := clockRE.FindStringSubmatch(rest)
+	if m == nil || day == "" {
+		return nil
+	}
+	return tl.at(day, m[1], m[2], m[3])
+}
+
+// at combines a date text, clock, am/pm marker and optional zone.
+func (tl *timeline) at(dateText, clock, ampm, zone string) *time.Time {
+	c, _, ok := findDay(dateText)
+	if !ok {
+		if _, err := time.Parse("2006-01-02", dateText); err != nil {
+			return nil
+		}
+		c = civil{atoi(dateText[:4]), atoi(dateText[5:7]), atoi(dateText[8:10])}
+	}
+	loc := tl.loc
+	if zone != "" {
+		if l, ok := zoneLocation(zone); ok {
+			loc = l
+			if tl.zone == "" {
+				tl.zone, tl.loc = zone, l
+			}
+		}
+	}
+	hh, mm, err := parseClock(clock, ampm)
+	if err != nil {
+		return nil
+	}
+	t := time.Date(c.y, time.Month(c.m), c.d, hh, mm, 0, 0, loc)
+	return &t
+}
+
+// fromSpan reads "On 5 April 2017 from 01:13 to 01:35 PDT": the window and
+// the last date written before it.
+func (tl *timeline) fromSpan(text string) {
+	loc := spanPattern.FindStringSubmatchIndex(text)
+	if loc == nil {
+		return
+	}
+	m := make([]string, len(loc)/2)
+	for i := range m {
+		if loc[2*i] >= 0 {
+			m[i] = text[loc[2*i]:loc[2*i+1]]
+		}
+	}
+	day, ok := lastDayBefore(text, loc[0])
+	if !ok {
+		return
+	}
+	tl.start = tl.at(day.String(), m[1], "", m[4])
+	tl.resolved = tl.at(day.String(), m[2], m[3], m[4])
+	if tl.start != nil && tl.resolved != nil && tl.resolved.Before(*tl.start) {
+		r := tl.resolved.AddDate(0, 0, 1)
+		tl.resolved = &r
+	}
+}
+
+// detectedAt reads "engineers were alerted … on Tuesday, 14 June 2022, at
+// 09:17": the date inside the phrase, else the last one before it, else
+// the start day.
+func (tl *timeline) detectedAt(text string) {
+	loc := detectedRE.FindStringSubmatchIndex(text)
+	if loc == nil {
+		return
+	}
+	phrase := text[loc[0]:loc[1]]
+	day := ""
+	if c, _, ok := findDay(phrase); ok {
+		day = c.String()
+	} else if tl.start != nil {
+		day = tl.start.In(tl.loc).Format("2006-01-02")
+	} else if c, ok := lastDayBefore(text, loc[0]); ok {
+		day = c.String()
+	}
+	if day == "" {
+		return
+	}
+	zone := ""
+	if loc[6] >= 0 {
+		zone = text[loc[6]:loc[7]]
+	}
+	ampm := ""
+	if loc[4] >= 0 {
+		ampm = text[loc[4]:loc[5]]
+	}
+	tl.detected = tl.at(day, text[loc[2]:loc[3]], ampm, zone)
+}
+
+// lastDayBefore returns the last full date written before byte offset i.
+func lastDayBefore(text string, i int) (civil, bool) {
+	var best civil
+	found := false
+	for off := 0; off < i; {
+		c, end, ok := findDay(text[off:i])
+		if !ok {
+			break
+		}
+		best, found = c, true
+		off += end
+	}
+	return best, found
+}
+
+// apply copies the timeline onto a case with durations and notes.
+func (tl *timeline) apply(c *incident.Incident) {
+	c.Start, c.Resolved, c.TimeZone, c.Date = tl.start, tl.resolved, tl.zone, tl.date
+	if tl.start != nil {
+		tl.notes = append(tl.notes, "start")
+	}
+	if tl.detected != nil {
+		if tl.start != nil && tl.detected.Before(*tl.start) {
+			tl.warnings = append(tl.warnings, "detection time before start ignored")
+		} else {
+			c.Detected = tl.detected
+			tl.notes = append(tl.notes, "detected")
+		}
+	}
+	if tl.resolved != nil {
+		tl.notes = append(tl.notes, "resolved")
+	}
+	if d, err := incident.Between(c.Start, c.Detected); err == nil && d != nil {
+		c.TTD = d
+		tl.notes = append(tl.notes, "ttd (derived)")
+	}
+	derived, err := incident.Between(c.Start, c.Resolved)
+	if err != nil {
+		derived = nil
+	}
+	switch {
+	case tl.ttrGiven != nil:
+		c.TTR = tl.ttrGiven
+		tl.notes = append(tl.notes, "ttr (given)")
+		if derived != nil && math.Abs(derived.Minutes-tl.ttrGiven.Minutes) > 1 {
+			tl.warnings = append(tl.warnings, fmt.Sprintf("ttr: stated duration %s differs from start to end %s; the stated one is kept",
+				tl.ttrGiven, derived))
+		}
+	case derived != nil:
+		c.TTR = derived
+		tl.notes = append(tl.notes, "ttr (derived)")
+	}
+	if c.Date == "" && c.Start == nil {
+		return
+	}
+	if c.Date != "" && c.Start == nil {
+		tl.notes = append(tl.notes, "date")
+	}
+}
