@@ -1,0 +1,40 @@
+// Package analysis computes TTD and TTR statistics an SRE can trust from the
+// store's public views: per-group counts, coverage (how many cases state the
+// figure), median, p75, p90, mean and a bootstrap 90% confidence interval of
+// the median, and period-over-period comparisons whose verdict only speaks of
+// improvement or worsening when the interval of the difference excludes zero.
+//
+// Durations are skewed (roughly lognormal, the mean several times the
+// median) and groups are small, so the median is the headline figure and
+// every median carries its interval. DuckDB does the grouping: one query per
+// table returns each group's values as a sorted list; the statistics are
+// computed here in Go.
+//
+// # Bootstrap
+//
+// The percentile bootstrap interval of a median is computed from the exact
+// bootstrap distribution of the sample median (the limit of infinitely many
+// resamples), which follows from binomial probabilities over the order
+// statistics: the number of resampled values at or below the k-th smallest
+// value is Binomial(n, k/n). The interval is therefore reproducible without a
+// seed and costs O(sqrt(n)) binomial evaluations instead of B·n draws. For
+// an even n the resample median is the mean of two order statistics whose
+// joint distribution is computed exactly as well.
+//
+// The interval of a difference of two medians (Compare) draws B pairs of
+// medians from the two exact distributions with a seeded generator, so every
+// run prints the same interval.
+//
+// Statistics read cases from the store's core.incidents table, whose
+// columns match the public incidents view, and tags from the public tags
+// view: the incidents view computes per-case counts that would cost about a
+// second per 100k cases.
+//
+// The package also streams ad hoc query results (WriteRows: table, CSV,
+// JSON lines, Markdown) and cuts SQL text into statements (Splitter) for
+// the sql command.
+//
+// Quantiles use the linear interpolation between order statistics that
+// spreadsheets, R (type 7) and NumPy use by default: the median of 1, 2, 3,
+// 4 is 2.5.
+package analysis

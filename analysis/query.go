@@ -1,0 +1,262 @@
+package analysis
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"incidents/data/incident"
+)
+
+// Groupings accepted by Query.By, in the order the CLI lists them.
+var Groupings = []string{"root_cause", "root_cause_class", "symptom", "component", "trigger", "detection", "remediation", "org", "quarter", "year"}
+
+// Metrics accepted by Query.Metric.
+var Metrics = []string{"ttd", "ttr"}
+
+// Query selects the cases and the grouping of a statistics table. Empty
+// fields do not filter.
+type Query struct {
+	// By is one of Groupings; "" gives the overall row only.
+	By string `json:"by"`
+	// Metric is "ttd" or "ttr" (default "ttr").
+	Metric string `json:"metric"`
+	// Since and Until bound the case date, inclusive: YYYY, YYYY-MM or
+	// YYYY-MM-DD (Until "2024" means up to 2024-12-31).
+	Since string `json:"since,omitempty"`
+	Until string `json:"until,omitempty"`
+	// Org is compared without regard to case.
+	Org string `json:"org,omitempty"`
+	// Quarter ("2024Q3") or Year (2024) restrict to one period.
+	Quarter string `json:"quarter,omitempty"`
+	Year    int    `json:"year,omitempty"`
+}
+
+// casesTable is where the statistics read cases. Its columns id, org, day,
+// year, quarter, ttd_minutes and ttr_minutes are those of the public
+// incidents view, which adds per-case counts of sources and tags through
+// correlated subqueries: reading the view costs about 1 s per 100k cases,
+// the table itself a few milliseconds.
+const casesTable = "core.incidents"
+
+// group is one group's case count and sorted known figures.
+type group struct {
+	key, label string
+	n          int
+	values     []float64
+}
+
+// facetGrouping reports whether by groups on tags (a case may then be in
+// several groups).
+func facetGrouping(by string) bool {
+	switch by {
+	case "", "org", "quarter", "year":
+		return false
+	}
+	return true
+}
+
+var quarterRE = regexp.MustCompile(`^[0-9]{4}Q[1-4]$`)
+
+func (q Query) normalize() (Query, error) {
+	if q.Metric == "" {
+		q.Metric = "ttr"
+	}
+	q.Metric = strings.ToLower(q.Metric)
+	if q.Metric != "ttd" && q.Metric != "ttr" {
+		return q, incident.Errorf(incident.ErrInvalid, "unknown metric %q", q.Metric).WithField("metric").WithHint("use ttd or ttr")
+	}
+	if q.By != "" {
+		ok := false
+		for _, g := range Groupings {
+			ok = ok || g == q.By
+		}
+		if !ok {
+			return q, incident.Errorf(incident.ErrInvalid, "cannot group by %q", q.By).WithField("by").WithHint("use one of " + strings.Join(Groupings, ", "))
+		}
+	}
+	if q.Quarter != "" {
+		q.Quarter = strings.ToUpper(q.Quarter)
+		if !quarterRE.MatchString(q.Quarter) {
+			return q, incident.Errorf(incident.ErrInvalid, "quarter %q is not like 2024Q3", q.Quarter).WithField("quarter")
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    *string
+		end  bool
+	}{{"since", &q.Since, false}, {"until", &q.Until, true}} {
+		if *f.v == "" {
+			continue
+		}
+		d, err := dayBound(*f.v, f.end)
+		if err != nil {
+			return q, incident.Errorf(incident.ErrInvalid, "%s %q is not a date", f.name, *f.v).WithField(f.name).WithHint("write YYYY, YYYY-MM or YYYY-MM-DD")
+		}
+		*f.v = d
+	}
+	return q, nil
+}
+
+// dayBound turns YYYY, YYYY-MM or YYYY-MM-DD into the first (or, for end,
+// the last) day it covers.
+func dayBound(s string, end bool) (string, error) {
+	for _, l := range []struct {
+		layout string
+		years  int
+		months int
+	}{{"2006-01-02", 0, 0}, {"2006-01", 0, 1}, {"2006", 1, 0}} {
+		t, err := time.Parse(l.layout, s)
+		if err != nil {
+			continue
+		}
+		if end && (l.years > 0 || l.months > 0) {
+			t = t.AddDate(l.years, l.months, -1)
+		}
+		return t.Format("2006-01-02"), nil
+	}
+	return "", fmt.Errorf("bad date %q", s)
+}
+
+// where builds the filter of the incidents view.
+func (q Query) where() (string, []any) {
+	var conds []string
+	var args []any
+	if q.Since != "" {
+		conds, args = append(conds, "day >= CAST(? AS DATE)"), append(args, q.Since)
+	}
+	if q.Until != "" {
+		conds, args = append(conds, "day <= CAST(? AS DATE)"), append(args, q.Until)
+	}
+	if q.Org != "" {
+		conds, args = append(conds, "lower(org) = lower(?)"), append(args, q.Org)
+	}
+	if q.Quarter != "" {
+		conds, args = append(conds, "quarter = ?"), append(args, q.Quarter)
+	}
+	if q.Year != 0 {
+		conds, args = append(conds, "year = ?"), append(args, q.Year)
+	}
+	if len(conds) == 0 {
+		return "TRUE", nil
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+// groupSQL returns one statement that yields, per group, the case count and
+// the sorted list of known figures, plus one overall row (overall = true).
+func (q Query) groupSQL() (string, []any) {
+	col := q.Metric + "_minutes"
+	where, args := q.where()
+	var g string
+	var gargs []any
+	switch q.By {
+	case "":
+		g = "SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS grp, NULL::VARCHAR AS label WHERE FALSE"
+	case "org", "quarter", "year":
+		g = fmt.Sprintf("SELECT id, CAST(%s AS VARCHAR) AS grp, CAST(%s AS VARCHAR) AS label FROM "+casesTable+" WHERE %s IS NOT NULL", q.By, q.By, q.By)
+	case "root_cause_class":
+		g = `SELECT DISTINCT t.incident_id AS id, t.class AS grp, coalesce(v.label, t.class) AS label
+FROM tags t LEFT JOIN vocab v ON v.facet = 'root_cause' AND v.term = t.class
+WHERE t.facet = 'root_cause' AND t.term IS NOT NULL AND t.term <> ''`
+	default:
+		g = `SELECT DISTINCT incident_id AS id, term AS grp, label FROM tags WHERE facet = ? AND term IS NOT NULL AND term <> ''`
+		gargs = append(gargs, q.By)
+	}
+	keep := "TRUE"
+	if q.By == "" {
+		keep = "FALSE" // the overall row only
+	}
+	stmt := fmt.Sprintf(`WITH base AS (SELECT id, %s AS v FROM `+casesTable+` WHERE %s),
+g AS (%s)
+SELECT FALSE AS overall, coalesce(g.grp, '') AS grp, coalesce(any_value(g.label), '') AS label, count(*) AS n,
+	list(b.v ORDER BY b.v) FILTER (WHERE b.v IS NOT NULL) AS vals
+FROM base b LEFT JOIN g ON g.id = b.id
+WHERE %s
+GROUP BY coalesce(g.grp, '')
+UNION ALL
+SELECT TRUE, '', '', count(*), list(v ORDER BY v) FILTER (WHERE v IS NOT NULL) FROM base`,
+		col, where, g, keep)
+	return stmt, append(args, gargs...)
+}
+
+// fetch runs groupSQL and returns the groups and the overall group.
+func (q Query) fetch(ctx context.Context, db *sql.DB) ([]group, group, error) {
+	stmt, args := q.groupSQL()
+	rows, err := db.QueryContext(ctx, stmt, args...)
+	if err != nil {
+		return nil, group{}, fmt.Errorf("statistics query: %w", err)
+	}
+	defer rows.Close()
+	var groups []group
+	var all group
+	for rows.Next() {
+		var overall bool
+		var g group
+		var vals any
+		if err := rows.Scan(&overall, &g.key, &g.label, &g.n, &vals); err != nil {
+			return nil, group{}, fmt.Errorf("statistics query: %w", err)
+		}
+		if g.values, err = floats(vals); err != nil {
+			return nil, group{}, err
+		}
+		if overall {
+			all = g
+		} else {
+			groups = append(groups, g)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, group{}, fmt.Errorf("statistics query: %w", err)
+	}
+	return groups, all, nil
+}
+
+// floats converts a scanned DuckDB list of numbers.
+func floats(v any) ([]float64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	l, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("statistics query: list of figures scanned as %T", v)
+	}
+	out := make([]float64, 0, len(l))
+	for _, e := range l {
+		switch x := e.(type) {
+		case float64:
+			out = append(out, x)
+		case float32:
+			out = append(out, float64(x))
+		case int64:
+			out = append(out, float64(x))
+		case int32:
+			out = append(out, float64(x))
+		case nil:
+		default:
+			f, err := strconv.ParseFloat(fmt.Sprint(x), 64)
+			if err != nil {
+				return nil, fmt.Errorf("statistics query: figure %v of type %T", x, x)
+			}
+			out = append(out, f)
+		}
+	}
+	if !sort.Float64sAreSorted(out) {
+		sort.Float64s(out)
+	}
+	return out, nil
+}
+
+// share returns part/whole, 0 for an empty whole.
+func share(part, whole int) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return math.Round(float64(part)/float64(whole)*1e6) / 1e6
+}

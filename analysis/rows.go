@@ -1,0 +1,312 @@
+package analysis
+
+import (
+	"bufio"
+	"database/sql"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Result formats WriteRows knows.
+const (
+	FormatTable    = "table"
+	FormatCSV      = "csv"
+	FormatJSON     = "json" // JSON lines: one object per row
+	FormatMarkdown = "markdown"
+)
+
+// TablePreview is how many rows the table format reads before it fixes the
+// column widths; later rows are written as they come, clipped to those
+// widths when longer.
+const TablePreview = 1000
+
+// maxCell is the widest a table cell may be.
+const maxCell = 60
+
+// WriteRows streams rows to w in format, row by row, and returns how many
+// rows it wrote. Only the table format holds rows back: the first
+// TablePreview, to size its columns. It does not close rows.
+func WriteRows(w io.Writer, rows *sql.Rows, format string) (int64, error) {
+	cols, err := rows.Columns()
+	if err != nil {
+		return 0, err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var rw rowWriter
+	switch format {
+	case FormatCSV:
+		rw = &csvRows{w: csv.NewWriter(bw)}
+	case FormatJSON:
+		rw = &jsonRows{w: bw}
+	case FormatMarkdown:
+		rw = &mdRows{w: bw}
+	case FormatTable, "":
+		rw = &tableRows{w: bw}
+	default:
+		return 0, fmt.Errorf("unknown result format %q (use table, csv, json or markdown)", format)
+	}
+	if err := rw.header(cols); err != nil {
+		return 0, err
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	var n int64
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return n, err
+		}
+		if err := rw.row(vals); err != nil {
+			return n, err
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		rw.end(n)
+		bw.Flush()
+		return n, err
+	}
+	if err := rw.end(n); err != nil {
+		return n, err
+	}
+	return n, bw.Flush()
+}
+
+type rowWriter interface {
+	header(cols []string) error
+	row(vals []any) error
+	end(n int64) error
+}
+
+// Text renders a scanned value as text: "" for NULL, RFC 3339 for
+// timestamps, JSON for lists and structs.
+func Text(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case []byte:
+		if utf8.Valid(x) {
+			return string(x)
+		}
+		return fmt.Sprintf("%x", x)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(x), 'g', -1, 32)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case int32, int16, int8, int, uint64, uint32, uint16, uint8, uint:
+		return fmt.Sprint(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case time.Time:
+		if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 && x.Nanosecond() == 0 {
+			return x.Format("2006-01-02")
+		}
+		return x.UTC().Format(time.RFC3339Nano)
+	case *big.Int:
+		return x.String()
+	case fmt.Stringer:
+		return x.String()
+	case []any, map[string]any:
+		b, err := json.Marshal(jsonValue(x))
+		if err != nil {
+			return fmt.Sprint(x)
+		}
+		return string(b)
+	}
+	return fmt.Sprint(v)
+}
+
+// jsonValue converts a scanned value into something encoding/json writes
+// faithfully (timestamps as strings, maps with string keys).
+func jsonValue(v any) any {
+	switch x := v.(type) {
+	case nil, string, bool, float64, float32, int64, int32, int16, int8, int, uint64, uint32, uint16, uint8, uint:
+		return x
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonValue(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonValue(e)
+		}
+		return out
+	case *big.Int:
+		return json.Number(x.String())
+	}
+	return Text(v)
+}
+
+type csvRows struct{ w *csv.Writer }
+
+func (c *csvRows) header(cols []string) error { return c.w.Write(cols) }
+func (c *csvRows) row(vals []any) error {
+	rec := make([]string, len(vals))
+	for i, v := range vals {
+		rec[i] = Text(v)
+	}
+	return c.w.Write(rec)
+}
+func (c *csvRows) end(int64) error { c.w.Flush(); return c.w.Error() }
+
+type jsonRows struct {
+	w    *bufio.Writer
+	keys [][]byte
+}
+
+func (j *jsonRows) header(cols []string) error {
+	for _, c := range cols {
+		k, _ := json.Marshal(c)
+		j.keys = append(j.keys, k)
+	}
+	return nil
+}
+
+func (j *jsonRows) row(vals []any) error {
+	j.w.WriteByte('{')
+	for i, v := range vals {
+		if i > 0 {
+			j.w.WriteByte(',')
+		}
+		j.w.Write(j.keys[i])
+		j.w.WriteByte(':')
+		b, err := json.Marshal(jsonValue(v))
+		if err != nil {
+			b, _ = json.Marshal(Text(v))
+		}
+		j.w.Write(b)
+	}
+	j.w.WriteString("}\n")
+	return nil
+}
+func (j *jsonRows) end(int64) error { return nil }
+
+type mdRows struct{ w *bufio.Writer }
+
+func mdCell(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
+}
+
+func (m *mdRows) header(cols []string) error {
+	cells := make([]string, len(cols))
+	for i, c := range cols {
+		cells[i] = mdCell(c)
+	}
+	fmt.Fprintf(m.w, "| %s |\n|%s\n", strings.Join(cells, " | "), strings.Repeat(" --- |", len(cols)))
+	return nil
+}
+
+func (m *mdRows) row(vals []any) error {
+	cells := make([]string, len(vals))
+	for i, v := range vals {
+		if v == nil {
+			cells[i] = "NULL"
+			continue
+		}
+		cells[i] = mdCell(Text(v))
+	}
+	_, err := fmt.Fprintf(m.w, "| %s |\n", strings.Join(cells, " | "))
+	return err
+}
+func (m *mdRows) end(int64) error { return nil }
+
+// tableRows buffers TablePreview rows to size the columns, then streams.
+type tableRows struct {
+	w      *bufio.Writer
+	cols   []string
+	buf    [][]string
+	widths []int
+}
+
+func (t *tableRows) header(cols []string) error { t.cols = cols; return nil }
+
+func (t *tableRows) cells(vals []any) []string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		s := "NULL"
+		if v != nil {
+			s = strings.ReplaceAll(Text(v), "\n", " ")
+		}
+		if utf8.RuneCountInString(s) > maxCell {
+			s = string([]rune(s)[:maxCell-1]) + "…"
+		}
+		out[i] = s
+	}
+	return out
+}
+
+func (t *tableRows) row(vals []any) error {
+	c := t.cells(vals)
+	if t.widths == nil {
+		t.buf = append(t.buf, c)
+		if len(t.buf) < TablePreview {
+			return nil
+		}
+		t.flushPreview()
+		return nil
+	}
+	t.line(c)
+	return nil
+}
+
+func (t *tableRows) flushPreview() {
+	t.widths = make([]int, len(t.cols))
+	for i, c := range t.cols {
+		t.widths[i] = utf8.RuneCountInString(c)
+	}
+	for _, r := range t.buf {
+		for i, c := range r {
+			t.widths[i] = max(t.widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	t.line(t.cols)
+	seps := make([]string, len(t.cols))
+	for i, w := range t.widths {
+		seps[i] = strings.Repeat("-", w)
+	}
+	t.line(seps)
+	for _, r := range t.buf {
+		t.line(r)
+	}
+	t.buf = nil
+}
+
+func (t *tableRows) line(cells []string) {
+	for i, c := range cells {
+		if i > 0 {
+			t.w.WriteString("  ")
+		}
+		w := t.widths[i]
+		if n := utf8.RuneCountInString(c); n > w {
+			c = string([]rune(c)[:max(w-1, 0)]) + "…"
+		} else if i < len(cells)-1 {
+			c += strings.Repeat(" ", w-n)
+		}
+		t.w.WriteString(c)
+	}
+	t.w.WriteByte('\n')
+}
+
+func (t *tableRows) end(n int64) error {
+	if t.widths == nil {
+		t.flushPreview()
+	}
+	_, err := fmt.Fprintf(t.w, "(%d %s)\n", n, map[bool]string{true: "row", false: "rows"}[n == 1])
+	return err
+}

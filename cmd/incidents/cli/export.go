@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"incidents/data/store"
+)
+
+func init() { register(newExportCmd) }
+
+// exportFormats are the file formats of 'incidents export'.
+var exportFormats = []string{"parquet", "csv", "json"}
+
+func newExportCmd(app *App) *cobra.Command {
+	var (
+		format, out string
+		force       bool
+	)
+	cmd := &cobra.Command{
+		Use:   "export --out DIR [--format parquet|csv|json] [--force]",
+		Short: "Write every public view to files any DuckDB, Spark or Trino reads",
+		Long: `export writes each public view (incidents, durations, tags, related, ...)
+into DIR: Parquet partitioned by year where the view has a year column
+(DIR/incidents/year=2024/data_0.parquet) and one file per view otherwise
+(DIR/tags/tags.parquet), or one CSV (with header) or JSON-lines file per view
+(DIR/incidents.csv). DIR/schema.json describes every column and row count.
+
+DIR must be empty or absent; --force replaces a non-empty DIR. The export is
+written into a temporary directory beside DIR and renamed into place, so a
+failed export leaves nothing half-written.`,
+		Example: `  incidents export --out export/
+  incidents export --format csv --out csv/ --force
+  duckdb -c "SELECT year, count(*) FROM read_parquet('export/incidents/**/*.parquet', hive_partitioning=true) GROUP BY ALL ORDER BY 1"`,
+		Args: cobra.NoArgs,
+	}
+	cmd.Flags().StringVar(&format, "format", "parquet", "file format: "+strings.Join(exportFormats, "|"))
+	cmd.Flags().StringVar(&out, "out", "", "directory to write (required)")
+	cmd.Flags().BoolVar(&force, "force", false, "replace DIR when it is not empty")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ok := false
+		for _, f := range exportFormats {
+			ok = ok || f == format
+		}
+		if !ok {
+			return usagef("--format %q is not one of %s", format, strings.Join(exportFormats, "|"))
+		}
+		if out == "" {
+			return usagef("--out DIR is required")
+		}
+		if err := checkExportDir(out, force); err != nil {
+			return err
+		}
+		s, err := openStore(cmd.Context(), app, true)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		start := time.Now()
+		m, err := exportViews(cmd.Context(), s.DB(), out, format)
+		if err != nil {
+			return err
+		}
+		total := int64(0)
+		for _, v := range m.Views {
+			total += v.Rows
+			fmt.Fprintf(app.Stderr, "  %-14s %8d rows  %s\n", v.Name, v.Rows, v.Path)
+		}
+		fmt.Fprintf(app.Stderr, "export: %d views, %d rows, %s -> %s in %s\n", len(m.Views), total, format, out, time.Since(start).Round(time.Millisecond))
+		return nil
+	}
+	return cmd
+}
+
+// checkExportDir refuses a non-empty directory (unless force) or a file.
+func checkExportDir(out string, force bool) error {
+	fi, err := os.Stat(out)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return usagef("--out %s is a file, not a directory", out)
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		return err
+	}
+	if len(entries) > 0 && !force {
+		return usagef("--out %s is not empty (%d entries); pass --force to replace it", out, len(entries))
+	}
+	return nil
+}
+
+// exportManifest is DIR/schema.json.
+type exportManifest struct {
+	Format    string         `json:"format"`
+	CreatedAt time.Time      `json:"created_at"`
+	Views     []exportedView `json:"views"`
+}
+
+type exportedView struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Path        string         `json:"path"`
+	PartitionBy string         `json:"partition_by,omitempty"`
+	Rows        int64          `json:"rows"`
+	Columns     []store.Column `json:"columns"`
+}
+
+// exportViews writes every view into a temporary directory beside out and
+// renames it to out when all succeeded.
+func exportViews(ctx context.Context, db *sql.DB, out, format string) (*exportManifest, error) {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return nil, err
+	}
+	parent := filepath.Dir(abs)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".export-*")
+	if err != nil {
+		return nil, err
+	}
+	done := false
+	defer func() {
+		if !done {
+			os.RemoveAll(tmp)
+		}
+	}()
+	m := &exportManifest{Format: format, CreatedAt: time.Now().UTC().Truncate(time.Second)}
+	for _, v := range store.Views() {
+		ev := exportedView{Name: v.Name, Description: v.Description, Columns: v.Columns}
+		// Views of cases (a year and a quarter column) are partitioned by
+		// the case year; an empty one is written as a single file so that
+		// its columns can still be read.
+		hasYear, hasQuarter := false, false
+		for _, c := range v.Columns {
+			hasYear = hasYear || c.Name == "year"
+			hasQuarter = hasQuarter || c.Name == "quarter"
+		}
+		partition := hasYear && hasQuarter
+		if partition && format == "parquet" {
+			var n int64
+			if err := db.QueryRowContext(ctx, `SELECT count(*) FROM `+quoteIdentSQL(v.Name)).Scan(&n); err != nil {
+				return nil, fmt.Errorf("exporting view %s: %w", v.Name, err)
+			}
+			partition = n > 0
+		}
+		var target, opts string
+		switch format {
+		case "parquet":
+			if partition {
+				ev.Path, ev.PartitionBy = v.Name+"/", "year"
+				target, opts = filepath.Join(tmp, v.Name), "FORMAT parquet, PARTITION_BY (year)"
+			} else {
+				ev.Path = v.Name + "/" + v.Name + ".parquet"
+				if err := os.Mkdir(filepath.Join(tmp, v.Name), 0o755); err != nil {
+					return nil, err
+				}
+				target, opts = filepath.Join(tmp, v.Name, v.Name+".parquet"), "FORMAT parquet"
+			}
+		case "csv":
+			ev.Path = v.Name + ".csv"
+			target, opts = filepath.Join(tmp, ev.Path), "FORMAT csv, HEADER true"
+		case "json":
+			ev.Path = v.Name + ".json"
+			target, opts = filepath.Join(tmp, ev.Path), "FORMAT json"
+		}
+		stmt := fmt.Sprintf(`COPY (SELECT * FROM %s) TO %s (%s)`, quoteIdentSQL(v.Name), quoteLiteral(target), opts)
+		if err := db.QueryRowContext(ctx, stmt).Scan(&ev.Rows); err != nil {
+			return nil, fmt.Errorf("exporting view %s: %w", v.Name, err)
+		}
+		m.Views = append(m.Views, ev)
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "schema.json"), append(b, '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	if err := replaceDir(tmp, abs); err != nil {
+		return nil, err
+	}
+	done = true
+	return m, nil
+}
+
+// replaceDir moves the finished export to out; an existing out is moved
+// aside first and removed only after the rename succeeded.
+func replaceDir(tmp, out string) error {
+	if _, err := os.Stat(out); err == nil {
+		old := tmp + ".old"
+		if err := os.Rename(out, old); err != nil {
+			return fmt.Errorf("moving the old %s aside: %w", out, err)
+		}
+		if err := os.Rename(tmp, out); err != nil {
+			os.Rename(old, out)
+			return fmt.Errorf("moving the export into %s: %w", out, err)
+		}
+		return os.RemoveAll(old)
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return fmt.Errorf("moving the export into %s: %w", out, err)
+	}
+	return nil
+}
+
+func quoteIdentSQL(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+func quoteLiteral(s string) string  { return `'` + strings.ReplaceAll(s, `'`, `''`) + `'` }

@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"incidents/data/store"
+)
+
+// readBack counts rows of files in an export with a fresh database.
+func readBack(t *testing.T, from string) int64 {
+	t.Helper()
+	s, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "fresh.duckdb"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var n int64
+	if err := s.DB().QueryRow("SELECT count(*) FROM " + from).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", from, err)
+	}
+	return n
+}
+
+func TestExportParquetReadsBack(t *testing.T) {
+	db := analyticsDB(t)
+	dir := filepath.Join(t.TempDir(), "export")
+	if _, _, err := runAnalytics(t, db, nil, "export", "--out", dir); err != nil {
+		t.Fatal(err)
+	}
+	if n := readBack(t, "read_parquet('"+dir+"/incidents/**/*.parquet', hive_partitioning=true)"); n != 183 {
+		t.Errorf("incidents read back: %d rows, want 183", n)
+	}
+	if n := readBack(t, "read_parquet('"+dir+"/incidents/**/*.parquet', hive_partitioning=true) WHERE year = 2024 AND quarter = '2024Q2'"); n != 90 {
+		t.Errorf("2024Q2 read back: %d rows, want 90", n)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "incidents", "year=2024")); err != nil {
+		t.Errorf("not partitioned by year: %v", err)
+	}
+	if n := readBack(t, "read_parquet('"+dir+"/durations/**/*.parquet', hive_partitioning=true)"); n != 366 {
+		t.Errorf("durations read back: %d rows, want 366", n)
+	}
+	for _, v := range store.Views() {
+		m, _ := filepath.Glob(filepath.Join(dir, v.Name, "*"))
+		if len(m) == 0 {
+			t.Errorf("view %s was not exported", v.Name)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "schema.json")); err != nil {
+		t.Error(err)
+	}
+
+	// A non-empty directory is refused, then replaced with --force.
+	_, _, err := runAnalytics(t, db, nil, "export", "--out", dir, "--format", "csv")
+	var u *UsageError
+	if !errorsAs(err, &u) || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("export into a non-empty dir: %v", err)
+	}
+	if _, _, err := runAnalytics(t, db, nil, "export", "--out", dir, "--format", "csv", "--force"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "incidents")); !os.IsNotExist(err) {
+		t.Errorf("--force kept the old parquet files: %v", err)
+	}
+	if n := readBack(t, "read_csv('"+dir+"/tags.csv', header=true)"); n != 244 {
+		t.Errorf("tags.csv: %d rows, want 244", n)
+	}
+}
+
+func TestExportJSON(t *testing.T) {
+	db := analyticsDB(t)
+	dir := filepath.Join(t.TempDir(), "json")
+	if err := os.Mkdir(dir, 0o755); err != nil { // an empty dir is fine
+		t.Fatal(err)
+	}
+	if _, _, err := runAnalytics(t, db, nil, "export", "--out", dir, "--format", "json"); err != nil {
+		t.Fatal(err)
+	}
+	if n := readBack(t, "read_json('"+dir+"/incidents.json')"); n != 183 {
+		t.Errorf("incidents.json: %d rows", n)
+	}
+}
+
+// TestExportFailureLeavesNothing breaks one view so the export fails half
+// way: neither the target nor a temporary directory may remain.
+func TestExportFailureLeavesNothing(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(ctx, filepath.Join(t.TempDir(), "broken.duckdb"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.DB().Exec(`DROP VIEW related`); err != nil {
+		t.Fatal(err)
+	}
+	parent := t.TempDir()
+	out := filepath.Join(parent, "export")
+	if _, err := exportViews(ctx, s.DB(), out, "parquet"); err == nil || !strings.Contains(err.Error(), "related") {
+		t.Fatalf("err = %v, want a failure naming the view", err)
+	}
+	if left, _ := os.ReadDir(parent); len(left) != 0 {
+		t.Errorf("a failed export left %v", left)
+	}
+}
