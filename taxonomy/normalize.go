@@ -1,6 +1,8 @@
 package taxonomy
 
 import (
+	"incidents/data/incident"
+
 	"strings"
 	"unicode"
 )
@@ -58,3 +60,30 @@ func singular(w string) string {
 	}
 	return w
 }
+
+// Normalize turns one imported tag text of facet f into a tag: Term is the
+// matching term id, or "" when nothing matches; Raw always keeps the text as
+// written, so an unknown tag is kept rather than dropped. Origin is Imported.
+func (v *Vocab) Normalize(f incident.Facet, raw string) incident.Tag {
+	t := incident.Tag{Facet: f, Raw: strings.TrimSpace(raw), Origin: incident.Imported}
+	if term, ok := v.Lookup(f, raw); ok {
+		t.Term = term.ID
+	}
+	return t
+}
+
+// UnknownTags returns the tags that name no vocabulary term: those with an
+// empty Term, or a Term this vocabulary does not define for the facet. They
+// are what an import report lists as "kept but unmapped".
+func (v *Vocab) UnknownTags(tags []incident.Tag) []incident.Tag {
+	var out []incident.Tag
+	for _, t := range tags {
+		if t.Term == "" || v.Term(t.Facet, t.Term) == nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// UnknownTags is Default().UnknownTags(tags).
+func UnknownTags(tags []incident.Tag) []incident.Tag { return Default().UnknownTags(tags) }

@@ -3,6 +3,7 @@ package taxonomy
 import (
 	_ "embed"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -17,13 +18,22 @@ var vocabYAML []byte
 
 // Term is one entry of the vocabulary.
 type Term struct {
-	ID          string         `yaml:"id" json:"id"`
-	Label       string         `yaml:"label" json:"label"`
-	Description string         `yaml:"description" json:"description,omitempty"`
-	Parent      string         `yaml:"parent" json:"parent,omitempty"`
-	Aliases     []string       `yaml:"aliases" json:"aliases,omitempty"`
-	Patterns    []string       `yaml:"patterns" json:"patterns,omitempty"`
-	Facet       incident.Facet `yaml:"-" json:"facet"`
+	ID          string   `yaml:"id" json:"id"`
+	Label       string   `yaml:"label" json:"label"`
+	Description string   `yaml:"description" json:"description,omitempty"`
+	Parent      string   `yaml:"parent" json:"parent,omitempty"`
+	Aliases     []string `yaml:"aliases" json:"aliases,omitempty"`
+	Patterns    []string `yaml:"patterns" json:"patterns,omitempty"`
+	// Weight scales what a pattern match is worth (default 1): generic
+	// terms weigh less so that a specific term found in the same text wins.
+	Weight float64 `yaml:"weight" json:"weight,omitempty"`
+	// Overrides lists terms of the same facet that this term supersedes
+	// when its patterns match ("overload/ddos" overrides "security").
+	Overrides []string       `yaml:"overrides" json:"overrides,omitempty"`
+	Facet     incident.Facet `yaml:"-" json:"facet"`
+
+	res  []*regexp.Regexp // compiled Patterns, case-insensitive
+	need [][]string       // per pattern: lower-case strings one of which a match contains (nil: none known)
 }
 
 // Class returns the top-level term id: "hardware" for "hardware/power".
@@ -48,6 +58,11 @@ type Vocab struct {
 
 	byID  map[incident.Facet]map[string]*Term
 	byKey map[incident.Facet]map[string]*Term // normalised label/alias/id -> term
+
+	catOnce    sync.Once
+	cats       map[string]map[string]*CategoryMapping // source -> normalised name -> mapping
+	catSources []*CategorySource
+	catErr     error
 }
 
 var (
@@ -77,19 +92,43 @@ func Parse(b []byte) (*Vocab, error) {
 	}
 	v.byID = map[incident.Facet]map[string]*Term{}
 	v.byKey = map[incident.Facet]map[string]*Term{}
-	for _, f := range v.Facets {
+	for i, f := range v.Facets {
+		if f == nil {
+			return nil, fmt.Errorf("vocabulary: facet %d is empty", i+1)
+		}
 		if !f.ID.Valid() {
 			return nil, fmt.Errorf("vocabulary: unknown facet %q", f.ID)
 		}
+		if _, dup := v.byID[f.ID]; dup {
+			return nil, fmt.Errorf("vocabulary: facet %s is defined twice", f.ID)
+		}
 		ids := map[string]*Term{}
 		keys := map[string]*Term{}
-		for _, t := range f.Terms {
+		for j, t := range f.Terms {
+			if t == nil {
+				return nil, fmt.Errorf("vocabulary: facet %s: term %d is empty", f.ID, j+1)
+			}
 			t.Facet = f.ID
 			if t.ID == "" || t.Label == "" {
 				return nil, fmt.Errorf("vocabulary: facet %s: a term lacks id or label", f.ID)
 			}
 			if _, dup := ids[t.ID]; dup {
 				return nil, fmt.Errorf("vocabulary: facet %s: duplicate term id %q", f.ID, t.ID)
+			}
+			if t.Weight == 0 {
+				t.Weight = 1
+			}
+			if t.Weight < 0 || t.Weight > 2 {
+				return nil, fmt.Errorf("vocabulary: term %s/%s: weight %v is outside (0, 2]", f.ID, t.ID, t.Weight)
+			}
+			t.res, t.need = t.res[:0], t.need[:0]
+			for _, p := range t.Patterns {
+				re, err := regexp.Compile("(?i)" + p)
+				if err != nil {
+					return nil, fmt.Errorf("vocabulary: term %s/%s: pattern %q: %w", f.ID, t.ID, p, err)
+				}
+				t.res = append(t.res, re)
+				t.need = append(t.need, needles("(?i)"+p))
 			}
 			ids[t.ID] = t
 		}
@@ -100,6 +139,11 @@ func Parse(b []byte) (*Vocab, error) {
 				}
 				if !strings.HasPrefix(t.ID, t.Parent+"/") {
 					return nil, fmt.Errorf("vocabulary: term %s: id must start with its parent %q and a slash", t.ID, t.Parent)
+				}
+			}
+			for _, o := range t.Overrides {
+				if _, ok := ids[o]; !ok || o == t.ID {
+					return nil, fmt.Errorf("vocabulary: term %s: overrides %q, which is not another term of facet %s", t.ID, o, f.ID)
 				}
 			}
 			// Ids and labels win over aliases: index them first.

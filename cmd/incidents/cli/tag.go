@@ -1,0 +1,398 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"incidents/data/incident"
+	"incidents/data/store"
+	"incidents/taxonomy"
+)
+
+func init() { register(newTagCmd) }
+
+// Training the tagger: at most tagTrainLimit tagged cases (human-tagged
+// ones; imported-tagged ones too while there are fewer than tagMinHuman),
+// cross-validated with tagFolds folds to choose rules, model or both per
+// facet.
+const (
+	tagTrainLimit = 1000
+	tagMinHuman   = 50
+	tagFolds      = 5
+	tagSeed       = 1
+)
+
+func newTagCmd(app *App) *cobra.Command {
+	var (
+		dryRun bool
+		id     string
+		set    string
+		eval   bool
+		format string
+	)
+	cmd := &cobra.Command{
+		Use:   "tag",
+		Short: "Tag cases automatically, or set a human tag",
+		Long: `tag assigns automatic tags (origin auto) to every stored case, or to one
+with --id, and replaces the previous automatic tags in one transaction.
+Each tag carries a confidence and the sentence that supports it. Human and
+imported tags are never overwritten: an automatic tag for a facet and term
+a human or import already gave is dropped, and a case with a human or
+imported root cause gets no automatic one.
+
+The tagger matches the vocabulary's patterns sentence by sentence, ignoring
+negated statements ("not caused by", "ruled out") and discounting hedged
+ones. When the database holds enough human- or import-tagged cases, a
+learned model is trained on them too (on the human-tagged cases; on the
+imported tags as well while there are fewer than 50 of those), and for each
+facet the method that
+scores best in 5-fold cross-validation (rules, model or both) is used;
+the choice is reported on stderr.
+
+--dry-run prints what would change, with evidence, and writes nothing.
+--eval prints the cross-validation that chooses the method: per facet and
+method, held-out precision, recall, micro and macro F1 (and root-cause
+class macro-F1), the chosen method marked; it writes nothing.
+--set ID FACET=TERM puts a human tag on a case instead; the term may be an
+id, label or alias of the vocabulary (see 'incidents vocab').`,
+		Example: `  incidents tag --dry-run
+  incidents tag --id IL-0395 --dry-run
+  incidents tag --eval
+  incidents tag
+  incidents tag --set IL-0395 root_cause=hardware/power`,
+		Args: cobra.NoArgs,
+	}
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print what would change and write nothing")
+	cmd.Flags().StringVar(&id, "id", "", "only this case")
+	cmd.Flags().BoolVar(&eval, "eval", false, "print the cross-validated comparison of rules, model and both, and write nothing")
+	cmd.Flags().StringVar(&set, "set", "", "put a human tag on case ID: --set ID facet=term (takes the id as its value, the tag as the argument)")
+	validate := outputFlag(cmd, &format, FormatTable, FormatJSON, FormatCSV)
+	cmd.Args = func(cmd *cobra.Command, args []string) error {
+		if set != "" {
+			if len(args) != 1 {
+				return usagef("--set takes a case id and one facet=term argument, e.g. 'incidents tag --set IL-0395 root_cause=hardware/power'")
+			}
+			return nil
+		}
+		if len(args) > 0 {
+			return usagef("tag takes no arguments without --set (got %q)", strings.Join(args, " "))
+		}
+		return nil
+	}
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := validate(); err != nil {
+			return err
+		}
+		ctx := cmd.Context()
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		if set != "" {
+			if dryRun || id != "" || eval {
+				return usagef("--set cannot be combined with --dry-run, --eval or --id")
+			}
+			return setHumanTag(ctx, app, set, args[0])
+		}
+		if eval {
+			if dryRun || id != "" {
+				return usagef("--eval cannot be combined with --dry-run or --id")
+			}
+			return evalTagger(ctx, app, format)
+		}
+		return autoTag(ctx, app, id, dryRun, format)
+	}
+	return cmd
+}
+
+// parseTagArg reads "facet=term" and checks both against the vocabulary.
+// A label or alias is accepted and mapped to its term id.
+func parseTagArg(v *taxonomy.Vocab, arg string) (incident.Tag, error) {
+	f, term, ok := strings.Cut(arg, "=")
+	f, term = strings.TrimSpace(f), strings.TrimSpace(term)
+	if !ok || f == "" || term == "" {
+		return incident.Tag{}, usagef("tag %q is not facet=term, e.g. root_cause=hardware/power", arg)
+	}
+	facet := incident.Facet(f)
+	if v.Facet(facet) == nil {
+		if t, ok := v.LookupAny(f); ok {
+			// "hardware/power=..." or a term given where the facet goes.
+			return incident.Tag{}, &incident.Error{Kind: incident.ErrInvalid, Field: "facet", Msg: fmt.Sprintf("%q is not a facet", f),
+				Hint: fmt.Sprintf("write facet=term, e.g. %s=%s; facets are %s", t.Facet, t.ID, facetList())}
+		}
+		hint := "facets are " + facetList()
+		for _, g := range incident.Facets {
+			if strings.ReplaceAll(string(g), "_", "") == strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "").Replace(f)) {
+				hint = fmt.Sprintf("did you mean %s? (%s)", g, hint)
+			}
+		}
+		return incident.Tag{}, &incident.Error{Kind: incident.ErrInvalid, Field: "facet", Msg: fmt.Sprintf("%q is not a facet", f), Hint: hint}
+	}
+	if t := v.Term(facet, term); t != nil {
+		return incident.Tag{Facet: facet, Term: t.ID, Origin: incident.Human}, nil
+	}
+	if t, ok := v.Lookup(facet, term); ok {
+		return incident.Tag{Facet: facet, Term: t.ID, Raw: term, Origin: incident.Human}, nil
+	}
+	hint := fmt.Sprintf("list the %s terms with 'incidents vocab --facet %s'", facet, facet)
+	if near := v.Suggest(facet, term, 5); len(near) > 0 {
+		var ids []string
+		for _, t := range near {
+			ids = append(ids, t.ID)
+		}
+		hint = "did you mean " + strings.Join(ids, ", ") + "? (" + hint + ")"
+	}
+	return incident.Tag{}, &incident.Error{Kind: incident.ErrInvalid, Field: "term",
+		Msg: fmt.Sprintf("%q is not a %s term of the vocabulary", term, facet), Hint: hint}
+}
+
+func setHumanTag(ctx context.Context, app *App, id, arg string) error {
+	v := taxonomy.Default()
+	t, err := parseTagArg(v, arg)
+	if err != nil {
+		return err
+	}
+	s, err := openStore(ctx, app, false)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if err := s.SetHumanTag(ctx, id, t); err != nil {
+		return err
+	}
+	fmt.Fprintf(app.Stdout, "%s: %s = %s (%s), human\n", id, t.Facet, t.Term, v.Label(t.Facet, t.Term))
+	return nil
+}
+
+// taggedCases returns what the tagger learns from and is evaluated on: up
+// to tagTrainLimit cases carrying a human tag with a term; only when there
+// are fewer than tagMinHuman of those, cases with imported tags too.
+func taggedCases(ctx context.Context, s *store.Store) ([]*incident.Incident, error) {
+	var human, imported []*incident.Incident
+	err := s.Each(ctx, store.Filter{}, func(in *incident.Incident) error {
+		if len(human) >= tagTrainLimit {
+			return nil
+		}
+		origin := incident.Auto
+		for _, t := range in.Tags {
+			if t.Term != "" && t.Origin.Rank() < origin.Rank() {
+				origin = t.Origin
+			}
+		}
+		switch {
+		case origin == incident.Human:
+			human = append(human, in)
+		case origin == incident.Imported && len(imported) < tagTrainLimit:
+			imported = append(imported, in)
+		}
+		return nil
+	})
+	if len(human) >= tagMinHuman {
+		return human, err
+	}
+	return append(human, imported[:min(len(imported), tagTrainLimit-len(human))]...), err
+}
+
+// trainedTagger builds the tagger from the authoritatively tagged cases of
+// the database and says on stderr which method each facet uses.
+func trainedTagger(ctx context.Context, s *store.Store, stderr io.Writer) (*taxonomy.Tagger, error) {
+	train, err := taggedCases(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	tg, rep := taxonomy.TrainTagger(taxonomy.Default(), train, tagFolds, tagSeed)
+	if rep == nil {
+		fmt.Fprintf(stderr, "tagger: rules only (%d human- or import-tagged cases, too few to train a model)\n", len(train))
+		return tg, nil
+	}
+	var modes []string
+	for _, fr := range rep.Facets {
+		modes = append(modes, fmt.Sprintf("%s=%s", fr.Facet, fr.Chosen))
+	}
+	fmt.Fprintf(stderr, "tagger: %s (best of rules/model/combined in %d-fold cross-validation over %d tagged cases)\n",
+		strings.Join(modes, " "), rep.Folds, rep.Cases)
+	return tg, nil
+}
+
+// tagChange is one line of a dry run.
+type tagChange struct {
+	ID         string  `json:"id"`
+	Change     string  `json:"change"` // add, remove, keep
+	Facet      string  `json:"facet"`
+	Term       string  `json:"term"`
+	Confidence float64 `json:"confidence,omitempty"`
+	Evidence   string  `json:"evidence,omitempty"`
+}
+
+func autoTag(ctx context.Context, app *App, id string, dryRun bool, format string) error {
+	s, err := openStore(ctx, app, dryRun)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	f := store.Filter{}
+	if id != "" {
+		if _, err := s.Get(ctx, id); err != nil {
+			return err
+		}
+		f.IDs = []string{id}
+	}
+	tg, err := trainedTagger(ctx, s, app.Stderr)
+	if err != nil {
+		return err
+	}
+	tagged, err := tagAll(ctx, s, f, tg)
+	if err != nil {
+		return err
+	}
+	byID := make(map[string][]incident.Tag, len(tagged))
+	var changes []tagChange
+	added, removed, kept := 0, 0, 0
+	for _, r := range tagged {
+		byID[r.in.ID] = r.keep
+		old := map[string]incident.Tag{}
+		for _, t := range r.in.Tags {
+			if t.Origin == incident.Auto {
+				old[t.Key()] = t
+			}
+		}
+		for _, t := range r.keep {
+			ch := "add"
+			if _, ok := old[t.Key()]; ok {
+				ch = "keep"
+				delete(old, t.Key())
+				kept++
+			} else {
+				added++
+			}
+			if dryRun {
+				changes = append(changes, tagChange{r.in.ID, ch, string(t.Facet), t.Term, t.Confidence, t.Evidence})
+			}
+		}
+		var gone []string
+		for k := range old {
+			gone = append(gone, k)
+		}
+		sort.Strings(gone)
+		for _, k := range gone {
+			t := old[k]
+			removed++
+			if dryRun {
+				changes = append(changes, tagChange{r.in.ID, "remove", string(t.Facet), t.Term, t.Confidence, t.Evidence})
+			}
+		}
+	}
+	if id != "" && len(byID) == 0 {
+		return &incident.Error{Kind: incident.ErrNotFound, Field: "id", Msg: fmt.Sprintf("no case with id %q", id), Hint: "see the ids with 'incidents list'"}
+	}
+	if dryRun {
+		return writeChanges(app.Stdout, changes, format)
+	}
+	if err := s.ReplaceAutoTags(ctx, byID); err != nil {
+		return err
+	}
+	fmt.Fprintf(app.Stdout, "tagged %d cases: %d automatic tags added, %d removed, %d unchanged\n", len(byID), added, removed, kept)
+	return nil
+}
+
+func writeChanges(w io.Writer, changes []tagChange, format string) error {
+	if format == FormatJSON {
+		if changes == nil {
+			changes = []tagChange{}
+		}
+		return writeJSON(w, changes)
+	}
+	tb := &Table{Header: []string{"ID", "CHANGE", "FACET", "TERM", "CONFIDENCE", "EVIDENCE"}}
+	if format == FormatCSV {
+		tb.Header = []string{"id", "change", "facet", "term", "confidence", "evidence"}
+	}
+	for _, c := range changes {
+		if c.Change == "keep" && format != FormatCSV {
+			continue // the table shows what changes; csv and json show all
+		}
+		tb.Rows = append(tb.Rows, []string{c.ID, c.Change, c.Facet, c.Term, fmt.Sprintf("%.2f", c.Confidence), c.Evidence})
+	}
+	return tb.Write(w, format)
+}
+
+// evalTagger prints the cross-validated comparison over the database's
+// tagged cases.
+func evalTagger(ctx context.Context, app *App, format string) error {
+	s, err := openStore(ctx, app, true)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	cases, err := taggedCases(ctx, s)
+	if err != nil {
+		return err
+	}
+	if len(cases) < 2*tagFolds {
+		return &incident.Error{Kind: incident.ErrEmpty, File: app.DBPath, Msg: fmt.Sprintf("only %d cases carry human or imported tags; %d-fold cross-validation needs at least %d", len(cases), tagFolds, 2*tagFolds),
+			Hint: "ingest the bundled corpus with 'incidents ingest --bundled' or tag cases with 'incidents tag --set'"}
+	}
+	rep := taxonomy.EvaluateTagger(cases, tagFolds, tagSeed)
+	h, rows := rep.Table()
+	fmt.Fprintf(app.Stderr, "%d-fold cross-validation over %d tagged cases; models never see the fold they are scored on; * = method used by 'incidents tag'\n", rep.Folds, rep.Cases)
+	return (&Table{Header: h, Rows: rows}).Write(app.Stdout, format)
+}
+
+// tagged is one case with the automatic tags it may keep.
+type tagged struct {
+	in   *incident.Incident
+	keep []incident.Tag
+}
+
+// tagAll streams the cases of f through the tagger on every CPU and returns
+// them in store order. Only the texts and tags needed are kept.
+func tagAll(ctx context.Context, s *store.Store, f store.Filter, tg *taxonomy.Tagger) ([]tagged, error) {
+	type job struct {
+		seq int
+		in  *incident.Incident
+	}
+	jobs := make(chan job, 64)
+	var out []tagged
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				keep := taxonomy.MergeAuto(j.in, tg.Tag(j.in))
+				// The store needs only the id and the old automatic tags.
+				lean := &incident.Incident{ID: j.in.ID}
+				for _, t := range j.in.Tags {
+					if t.Origin == incident.Auto {
+						lean.Tags = append(lean.Tags, t)
+					}
+				}
+				mu.Lock()
+				out[j.seq] = tagged{lean, keep}
+				mu.Unlock()
+			}
+		}()
+	}
+	n := 0
+	err := s.Each(ctx, f, func(in *incident.Incident) error {
+		mu.Lock()
+		out = append(out, tagged{})
+		mu.Unlock()
+		select {
+		case jobs <- job{n, in}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		n++
+		return nil
+	})
+	close(jobs)
+	wg.Wait()
+	return out, err
+}

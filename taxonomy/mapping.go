@@ -1,0 +1,122 @@
+package taxonomy
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+
+	"incidents/data/incident"
+)
+
+//go:embed categories.yaml
+var categoriesYAML []byte
+
+// CategorySource is one external collection whose categories map onto the
+// vocabulary (see categories.yaml).
+type CategorySource struct {
+	ID          string             `yaml:"id" json:"id"`
+	Description string             `yaml:"description" json:"description"`
+	Categories  []*CategoryMapping `yaml:"categories" json:"categories"`
+}
+
+// CategoryMapping maps one category onto tags; a case of the category is
+// recognised when a tagger gives any of them. Empty Tags means unmapped.
+type CategoryMapping struct {
+	Name string   `yaml:"name" json:"name"`
+	Tags []string `yaml:"tags" json:"tags"` // "facet:term"
+	Note string   `yaml:"note" json:"note"`
+
+	tags []incident.Tag
+}
+
+type categoryDoc struct {
+	Sources []*CategorySource `yaml:"sources"`
+}
+
+// parseCategories reads a mapping document and checks every tag against v.
+func (v *Vocab) parseCategories(b []byte) (map[string]map[string]*CategoryMapping, []*CategorySource, error) {
+	var doc categoryDoc
+	if err := yaml.UnmarshalWithOptions(b, &doc, yaml.Strict()); err != nil {
+		return nil, nil, fmt.Errorf("category mapping: %w", err)
+	}
+	out := map[string]map[string]*CategoryMapping{}
+	for _, s := range doc.Sources {
+		m := map[string]*CategoryMapping{}
+		for _, c := range s.Categories {
+			for _, ft := range c.Tags {
+				f, term, ok := strings.Cut(ft, ":")
+				if !ok || v.Term(incident.Facet(f), term) == nil {
+					return nil, nil, fmt.Errorf("category mapping %s/%s: %q is not a facet:term of the vocabulary", s.ID, c.Name, ft)
+				}
+				c.tags = append(c.tags, incident.Tag{Facet: incident.Facet(f), Term: term, Raw: c.Name, Origin: incident.Imported})
+			}
+			k := NormalizeKey(c.Name)
+			if _, dup := m[k]; dup {
+				return nil, nil, fmt.Errorf("category mapping %s: %q is listed twice", s.ID, c.Name)
+			}
+			m[k] = c
+		}
+		out[s.ID] = m
+	}
+	return out, doc.Sources, nil
+}
+
+func (v *Vocab) categoryIndex() map[string]map[string]*CategoryMapping {
+	v.catOnce.Do(func() {
+		v.cats, v.catSources, v.catErr = v.parseCategories(categoriesYAML)
+	})
+	return v.cats
+}
+
+// CategorySources returns the documented category mappings ("icco",
+// "danluu") in file order.
+func (v *Vocab) CategorySources() []*CategorySource {
+	v.categoryIndex()
+	return v.catSources
+}
+
+// Category returns the mapping of one category of a source, or nil.
+func (v *Vocab) Category(source, category string) *CategoryMapping {
+	return v.categoryIndex()[source][NormalizeKey(category)]
+}
+
+// MapCategory returns the tags (origin imported, Raw = the category) that a
+// category of source ("icco" or "danluu") maps onto; nil for an unknown or
+// deliberately unmapped category.
+func (v *Vocab) MapCategory(source, category string) []incident.Tag {
+	c := v.Category(source, category)
+	if c == nil {
+		return nil
+	}
+	out := make([]incident.Tag, len(c.tags))
+	copy(out, c.tags)
+	for i := range out {
+		out[i].Raw = category
+	}
+	return out
+}
+
+// Recognised reports whether tags contain one of the category's mapped
+// tags; a mapped root-cause class also accepts its subclasses.
+func (c *CategoryMapping) Recognised(tags []incident.Tag) bool {
+	for _, want := range c.tags {
+		for _, t := range tags {
+			if t.Facet == want.Facet && (t.Term == want.Term || strings.HasPrefix(t.Term, want.Term+"/")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Mapped reports whether the category maps onto any tag.
+func (c *CategoryMapping) Mapped() bool { return len(c.tags) > 0 }
+
+// CategoryError reports a problem in the embedded category mapping (a tag
+// naming no vocabulary term, a duplicate category); nil when it is sound.
+func (v *Vocab) CategoryError() error {
+	v.categoryIndex()
+	return v.catErr
+}

@@ -1,0 +1,73 @@
+package taxonomy
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestSentences(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"One. Two! Three?", []string{"One.", "Two!", "Three?"}},
+		{"Latency rose 2.5 times. Then it fell.", []string{"Latency rose 2.5 times.", "Then it fell."}},
+		{"Services in the U.S. East region failed, e.g. EC2. It ended.", []string{"Services in the U.S. East region failed, e.g. EC2.", "It ended."}},
+		{"- Rolled back the release\n- Restarted servers", []string{"Rolled back the release", "Restarted servers"}},
+		{"## Root cause\n\nA bug.", []string{"Root cause", "A bug."}},
+		{`He said "stop." Then it stopped.`, []string{`He said "stop."`, "Then it stopped."}},
+		{"lower case after a stop. stays together", []string{"lower case after a stop. stays together"}},
+		{"  \n\n ", nil},
+	} {
+		if got := Sentences(c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Sentences(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestPolarity(t *testing.T) {
+	for _, c := range []struct {
+		sentence, phrase string
+		want             Polarity
+	}{
+		{"The outage was caused by a configuration change.", "configuration change", Asserted},
+		{"The outage was not caused by a configuration change.", "configuration change", Negated},
+		{"A hardware failure was ruled out.", "hardware failure", Negated},
+		{"Engineers ruled out a hardware failure early on.", "hardware failure", Negated},
+		{"There was no evidence of an attack.", "attack", Negated},
+		{"We found no evidence that an attack took place.", "attack", Negated},
+		{"The cause was a bug rather than a hardware failure.", "hardware failure", Negated},
+		{"The cause was a bug rather than a hardware failure.", "bug", Asserted},
+		{"Rather than a DDoS, it was a retry storm.", "DDoS", Negated},
+		{"Rather than a DDoS, it was a retry storm.", "retry storm", Asserted},
+		{"The database was not the cause.", "database", Negated},
+		{"It was not a power failure, but a bug in the failover code.", "bug", Asserted},
+		{"It was not a power failure, but a bug in the failover code.", "power failure", Negated},
+		{"The disk may have been full.", "full", Hedged},
+		{"Engineers suspect a memory leak.", "memory leak", Hedged},
+		{"A memory leak likely exhausted the heap.", "memory leak", Asserted},
+		{"It likely was a memory leak.", "memory leak", Hedged},
+		{"The team did not notice that the disk was full.", "disk was full", Asserted},
+		{"Not only a bug but also a bad config.", "bug", Asserted},
+		{"The deploy wasn't the trigger.", "deploy", Negated},
+		{"A bad BGP configuration is suspected but unconfirmed.", "bad BGP configuration", Hedged},
+		{"A bad BGP configuration caused it.", "bad BGP configuration", Asserted},
+	} {
+		i := strings.Index(c.sentence, c.phrase)
+		if i < 0 {
+			t.Fatalf("%q not in %q", c.phrase, c.sentence)
+		}
+		if got := PolarityAt(c.sentence, i, i+len(c.phrase)); got != c.want {
+			t.Errorf("PolarityAt(%q, %q) = %s, want %s", c.sentence, c.phrase, got, c.want)
+		}
+	}
+}
+
+func TestTokens(t *testing.T) {
+	got := Tokens("The load balancers were not overloaded, but the caches failed.")
+	want := []string{"load", "balanc", "load_balanc", "!overload", "cach", "fail", "cach_fail"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Tokens = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,162 @@
+package taxonomy
+
+import (
+	"strings"
+	"testing"
+
+	"incidents/data/incident"
+)
+
+func rootOf(tags []incident.Tag) *incident.Tag {
+	for i := range tags {
+		if tags[i].Facet == incident.RootCause {
+			return &tags[i]
+		}
+	}
+	return nil
+}
+
+func TestRuleTaggerRootCause(t *testing.T) {
+	tg := NewRuleTagger(Default())
+	for _, c := range []struct {
+		name     string
+		in       incident.Incident
+		want     string // term id, "" = no root cause
+		evidence string // a substring of the evidence
+	}{
+		{"power", incident.Incident{RootCause: "A utility power outage took down one data center."}, "hardware/power", "utility power"},
+		{"bug class only", incident.Incident{RootCause: "A bug in the scheduler."}, "software-defect", "bug in the scheduler"},
+		{"race subclass", incident.Incident{RootCause: "A race condition in the lease code let two leaders act."}, "software-defect/race-condition", "race condition"},
+		{"negated config", incident.Incident{RootCause: "The outage was not caused by a configuration error. A memory leak exhausted the heap."}, "software-defect/resource-leak", "memory leak"},
+		{"ruled out", incident.Incident{RootCause: "An attack was ruled out. The disk was full."}, "capacity/disk", "disk was full"},
+		{"no evidence", incident.Incident{RootCause: "There is no evidence of a DDoS attack."}, "", ""},
+		{"ddos overrides security", incident.Incident{RootCause: "A volumetric DDoS attack."}, "overload/ddos", "DDoS"},
+		{"rather than", incident.Incident{RootCause: "A misconfigured firewall rule rather than a hardware failure."}, "configuration-error", "misconfigured"},
+		{"leap second", incident.Incident{Narrative: "The leap second made the clock go backwards and the resolver panicked."}, "time/leap-second", "leap second"},
+		{"own field wins", incident.Incident{RootCause: "A typo in a manual command removed the servers.", Narrative: "A bug in the tooling was found later. Another bug was fixed."}, "human-error/manual-command", "typo"},
+		{"nothing", incident.Incident{RootCause: "It happened on a Tuesday."}, "", ""},
+		{"unknown beats a suspicion", incident.Incident{RootCause: "Not established: a bad BGP configuration is suspected but unconfirmed."}, "unknown", "Not established"},
+		{"hedged cause alone", incident.Incident{RootCause: "A bad BGP configuration is suspected."}, "configuration-error", "suspected"},
+		{"follow-ups ignored", incident.Incident{Narrative: "Follow-ups: add UPS monitoring and fix the bug."}, "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := c.in
+			in.ID, in.Title, in.Org = "x", "t", "o"
+			r := rootOf(tg.Tag(&in))
+			if c.want == "" {
+				if r != nil {
+					t.Fatalf("got root cause %s (%q), want none", r.Term, r.Evidence)
+				}
+				return
+			}
+			if r == nil {
+				t.Fatalf("no root cause, want %s", c.want)
+			}
+			if r.Term != c.want {
+				t.Errorf("root cause %s, want %s (evidence %q)", r.Term, c.want, r.Evidence)
+			}
+			if !strings.Contains(r.Evidence, c.evidence) {
+				t.Errorf("evidence %q lacks %q", r.Evidence, c.evidence)
+			}
+		})
+	}
+}
+
+func TestTagShape(t *testing.T) {
+	in := &incident.Incident{ID: "IL-0395", Org: "Google Cloud", Title: "Google Cloud HTTP(S) Load Balancer gave 502s on 25% of requests",
+		Symptoms:    "Requests got 502 errors. The servers failed health checks and were restarted.",
+		RootCause:   "Google describes this as a bug in the configuration update process.",
+		Detection:   "Engineers were paged at 01:22 PDT.",
+		Remediation: []string{"Switched the configuration update process to a different master server"}}
+	tags := NewRuleTagger(Default()).Tag(in)
+	got := map[string]bool{}
+	for _, tg := range tags {
+		if tg.Origin != incident.Auto {
+			t.Errorf("%s: origin %s", tg.Key(), tg.Origin)
+		}
+		if tg.Confidence <= 0 || tg.Confidence > 1 {
+			t.Errorf("%s: confidence %v outside (0,1]", tg.Key(), tg.Confidence)
+		}
+		if tg.Evidence == "" {
+			t.Errorf("%s: no evidence", tg.Key())
+		}
+		if Default().Term(tg.Facet, tg.Term) == nil {
+			t.Errorf("%s: not a vocabulary term", tg.Key())
+		}
+		got[tg.Key()] = true
+	}
+	for _, k := range []string{"symptom:high-error-rate", "symptom:probe-failures", "root_cause:software-defect/config-change",
+		"component:load-balancer", "detection:automated-alert", "remediation:failover"} {
+		if !got[k] {
+			t.Errorf("missing %s in %v", k, got)
+		}
+	}
+	if in.Tags != nil {
+		t.Error("Tag changed the case")
+	}
+}
+
+func TestMergeAuto(t *testing.T) {
+	auto := []incident.Tag{
+		{Facet: incident.RootCause, Term: "hardware/power", Origin: incident.Auto, Confidence: 0.9},
+		{Facet: incident.Symptom, Term: "high-error-rate", Origin: incident.Auto, Confidence: 0.8},
+		{Facet: incident.Symptom, Term: "timeouts", Origin: incident.Auto, Confidence: 0.7},
+		{Facet: incident.Component, Term: "dns", Origin: incident.Auto, Confidence: 0.6},
+	}
+	for _, c := range []struct {
+		name     string
+		existing []incident.Tag
+		want     []string
+	}{
+		{"untagged case keeps all", nil, []string{"root_cause:hardware/power", "symptom:high-error-rate", "symptom:timeouts", "component:dns"}},
+		{"human root cause blocks any auto root cause", []incident.Tag{{Facet: incident.RootCause, Term: "software-defect", Origin: incident.Human}},
+			[]string{"symptom:high-error-rate", "symptom:timeouts", "component:dns"}},
+		{"imported root cause too", []incident.Tag{{Facet: incident.RootCause, Raw: "cosmic rays", Origin: incident.Imported}},
+			[]string{"symptom:high-error-rate", "symptom:timeouts", "component:dns"}},
+		{"same term by a human is dropped", []incident.Tag{{Facet: incident.Symptom, Term: "timeouts", Origin: incident.Human}},
+			[]string{"root_cause:hardware/power", "symptom:high-error-rate", "component:dns"}},
+		{"old auto tags do not block", []incident.Tag{{Facet: incident.RootCause, Term: "overload", Origin: incident.Auto}},
+			[]string{"root_cause:hardware/power", "symptom:high-error-rate", "symptom:timeouts", "component:dns"}},
+	} {
+		in := &incident.Incident{Tags: c.existing}
+		got := MergeAuto(in, auto)
+		var keys []string
+		for _, tg := range got {
+			keys = append(keys, tg.Key())
+			if tg.Origin != incident.Auto {
+				t.Errorf("%s: %s has origin %s", c.name, tg.Key(), tg.Origin)
+			}
+		}
+		if strings.Join(keys, " ") != strings.Join(c.want, " ") {
+			t.Errorf("%s: MergeAuto = %v, want %v", c.name, keys, c.want)
+		}
+	}
+}
+
+func TestModelLearnsAndScores(t *testing.T) {
+	mk := func(id, text, term string) *incident.Incident {
+		return &incident.Incident{ID: id, Org: "o", Title: text, RootCause: text,
+			Tags: []incident.Tag{{Facet: incident.RootCause, Term: term, Origin: incident.Human}}}
+	}
+	var cases []*incident.Incident
+	for i := 0; i < 6; i++ {
+		cases = append(cases,
+			mk("p"+string(rune('a'+i)), "The zorblat generator tripped and the site went dark.", "hardware/power"),
+			mk("s"+string(rune('a'+i)), "A quindle parser mishandled the input and crashed.", "software-defect"))
+	}
+	m := Train(cases, incident.RootCause)
+	if len(m.Labels) != 2 || m.Trained != 12 {
+		t.Fatalf("labels %v trained %d", m.Labels, m.Trained)
+	}
+	probe := mk("q", "Another zorblat generator tripped.", "hardware/power")
+	sc := m.Scores(probe)
+	if sc["hardware"].Confidence <= sc["software-defect"].Confidence {
+		t.Errorf("scores %v: the power case should favour hardware", sc)
+	}
+	if !strings.Contains(sc["hardware"].Evidence, "zorblat") {
+		t.Errorf("evidence %q", sc["hardware"].Evidence)
+	}
+	if empty := Train(nil, incident.Symptom); len(empty.Labels) != 0 || empty.Scores(probe) != nil {
+		t.Errorf("a model trained on nothing should score nothing")
+	}
+}
