@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"incidents/reports"
+)
+
+func init() { register(newReportCmd) }
+
+func newReportCmd(app *App) *cobra.Command {
+	var (
+		opts   reports.Options
+		out    string
+		caseID string
+		format string
+	)
+	cmd := &cobra.Command{
+		Use:   "report [--quarter 2024Q3] [--out report.html] [--title TEXT] [--org ORG] | report --case ID [--out case.html]",
+		Short: "Write the quarterly reliability report (or one case page) as one HTML file",
+		Long: `report writes the quarterly reliability report as one self-contained HTML
+file: it opens offline by double-click and can be mailed (ECharts is inlined,
+nothing is loaded from the network). The same data always gives the same
+bytes.
+
+The report shows the quarter's incidents against the previous quarter and
+the same quarter a year earlier, the median TTD and TTR with 90% intervals
+and the verdict of the comparison, the trend per quarter by root cause, the
+TTR and TTD distributions by root cause, root cause by symptom, the top
+components and triggers, the recurring failure patterns found by the related
+links of the current generation, the quarter's incidents with their related
+cases, and what the data lacks.
+
+The default quarter is the latest complete quarter in the data. --org limits
+the report to one organisation. --case ID writes one case page instead.
+-o json writes the report data (the figures the page draws) instead of HTML.`,
+		Example: `  incidents report
+  incidents report --quarter 2024Q3 --out 2024Q3.html --title "Platform reliability, 2024Q3"
+  incidents report --org GitHub --quarter 2023Q2
+  incidents report --case IL-0395 --out IL-0395.html
+  incidents report -o json --out - | jq .headline`,
+		Args: cobra.NoArgs,
+	}
+	cmd.Flags().StringVar(&opts.Quarter, "quarter", "", "quarter to report, e.g. 2024Q3 (default: the latest complete quarter in the data)")
+	cmd.Flags().StringVar(&out, "out", "", `file to write, "-" for stdout (default report.html, or ID.html with --case)`)
+	cmd.Flags().StringVar(&opts.Title, "title", "", "title of the report (default \"Reliability report QUARTER\")")
+	cmd.Flags().StringVar(&opts.Org, "org", "", "only this organisation's incidents")
+	cmd.Flags().StringVar(&caseID, "case", "", "write the page of one case instead of the quarterly report")
+	validate := outputFlag(cmd, &format, "html", FormatJSON)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := validate(); err != nil {
+			return err
+		}
+		if caseID != "" && (opts.Quarter != "" || opts.Org != "" || opts.Title != "") {
+			return usagef("--case writes one case page; --quarter, --org and --title do not apply")
+		}
+		if out == "" {
+			out = "report.html"
+			if caseID != "" {
+				out = caseID + ".html"
+			}
+			if format == FormatJSON {
+				out = strings.TrimSuffix(out, ".html") + ".json"
+			}
+		}
+		ctx := cmd.Context()
+		s, err := openStore(ctx, app, true)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		var buf bytes.Buffer
+		var what string
+		if caseID != "" {
+			c, err := reports.BuildCase(ctx, s, caseID)
+			if err != nil {
+				return err
+			}
+			if format == FormatJSON {
+				err = writeJSON(&buf, c)
+			} else {
+				err = reports.RenderCase(&buf, c)
+			}
+			if err != nil {
+				return err
+			}
+			what = "case " + c.Case.ID
+		} else {
+			r, err := reports.Build(ctx, s, opts)
+			if err != nil {
+				return err
+			}
+			if format == FormatJSON {
+				err = writeJSON(&buf, r)
+			} else {
+				err = reports.Render(&buf, r)
+			}
+			if err != nil {
+				return err
+			}
+			what = fmt.Sprintf("%s, %d incidents", r.Quarter, r.Headline.Incidents)
+		}
+		if out == "-" {
+			_, err := app.Stdout.Write(buf.Bytes())
+			return err
+		}
+		if err := writeFileAtomic(out, buf.Bytes()); err != nil {
+			return err
+		}
+		fmt.Fprintf(app.Stdout, "wrote %s (%s; %s)\n", out, what, sizeText(buf.Len()))
+		return nil
+	}
+	return cmd
+}
+
+// writeFileAtomic writes data to a temporary file next to path and renames
+// it into place, so a failure never leaves a half-written report.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, werr)
+	}
+	return nil
+}
+
+// sizeText renders a byte count as "1.1 MB" or "48 kB".
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d kB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
