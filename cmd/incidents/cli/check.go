@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"incidents/data/store"
+)
+
+func init() { register(newCheckCmd) }
+
+func newCheckCmd(app *App) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "Check the database's integrity",
+		Long: `check verifies the database: schema version, duplicate ids, tags, sources,
+references and related links that point to missing cases, that exactly one
+link generation is current, and that every public view answers with its
+documented columns. Each problem comes with a hint; the exit status is
+non-zero when any is found.`,
+		Example: `  incidents check
+  incidents --db other.duckdb check -o json`,
+		Args: cobra.NoArgs,
+	}
+	validate := outputFlag(cmd, &format, FormatTable, FormatJSON)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := validate(); err != nil {
+			return err
+		}
+		s, err := openStore(cmd.Context(), app, true)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		problems, err := s.Check(cmd.Context())
+		if err != nil {
+			return err
+		}
+		n, _ := s.Count(cmd.Context())
+		if format == FormatJSON {
+			if problems == nil {
+				problems = []store.Problem{}
+			}
+			if err := writeJSON(app.Stdout, map[string]any{"db": app.DBPath, "cases": n, "problems": problems}); err != nil {
+				return err
+			}
+		} else if len(problems) == 0 {
+			fmt.Fprintf(app.Stdout, "%s: ok (%d cases, schema version %d)\n", app.DBPath, n, store.SchemaVersion)
+		} else {
+			t := &Table{Header: []string{"CHECK", "PROBLEM", "HINT"}}
+			for _, p := range problems {
+				t.Rows = append(t.Rows, []string{p.Check, p.Detail, p.Hint})
+			}
+			if err := t.Write(app.Stdout, FormatTable); err != nil {
+				return err
+			}
+		}
+		if len(problems) > 0 {
+			return dbError{fmt.Errorf("%s: %d integrity problems found", app.DBPath, len(problems))}
+		}
+		return nil
+	}
+	return cmd
+}
+
+// dbError marks an error as the database refusing (see ErrDatabase)
+// without changing its message.
+type dbError struct{ err error }
+
+func (e dbError) Error() string        { return e.err.Error() }
+func (e dbError) Unwrap() error        { return e.err }
+func (e dbError) Is(target error) bool { return target == ErrDatabase }
+
+// openStore opens the database named by --db. Read-only opens never
+// create or migrate the file; a lock held by another process is reported
+// as an ErrDatabase error.
+func openStore(ctx context.Context, app *App, readOnly bool) (*store.Store, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	s, err := store.Open(ctx, app.DBPath, store.Options{ReadOnly: readOnly})
+	if err != nil {
+		if errors.Is(err, store.ErrLocked) {
+			return nil, dbError{err}
+		}
+		return nil, err
+	}
+	return s, nil
+}

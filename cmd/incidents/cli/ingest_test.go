@@ -1,0 +1,361 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"incidents/data"
+	"incidents/data/incident"
+)
+
+// Shared test data beside the checkout (see ../shared/README.md).
+var (
+	sharedDir = filepath.Join("..", "..", "..", "..", "shared")
+	iccoDir   = filepath.Join(sharedDir, "corpora", "icco-postmortems")
+	danluuDir = filepath.Join(sharedDir, "corpora", "danluu-post-mortems")
+	seedsDir  = filepath.Join(sharedDir, "seeds")
+)
+
+// listCases returns the stored cases via 'list -o json'.
+func listCases(t *testing.T, db string, args ...string) []*incident.Incident {
+	t.Helper()
+	out, _ := mustRun(t, append([]string{"--db", db, "list", "-o", "json"}, args...)...)
+	var cases []*incident.Incident
+	if err := json.Unmarshal([]byte(out), &cases); err != nil {
+		t.Fatalf("list -o json: %v\n%s", err, out)
+	}
+	return cases
+}
+
+func showCase(t *testing.T, db, id string) *incident.Incident {
+	t.Helper()
+	out, _ := mustRun(t, "--db", db, "show", id, "-o", "json")
+	var in incident.Incident
+	if err := json.Unmarshal([]byte(out), &in); err != nil {
+		t.Fatalf("show -o json: %v\n%s", err, out)
+	}
+	return &in
+}
+
+func caseHasTag(in *incident.Incident, f incident.Facet, term string) bool {
+	for _, t := range in.Tags {
+		if t.Facet == f && t.Term == term {
+			return true
+		}
+	}
+	return false
+}
+
+func fileHash(t *testing.T, path string) [32]byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(b)
+}
+
+func TestIngestSharedCorpora(t *testing.T) {
+	db := tempDB(t)
+	out, errOut := mustRun(t, "--db", db, "ingest", iccoDir, danluuDir, seedsDir)
+	// 242 icco postmortems (one case per file), 190 entries of the danluu
+	// list that the list importer accepts, and the three seeds.
+	if !strings.Contains(errOut, "ingest: 246 files, 435 cases: 435 new, 0 updated, 0 unchanged; 0 rejected") {
+		t.Fatalf("stderr summary line missing:\n%s", lastLines(errOut, 5))
+	}
+	if !strings.Contains(out, "The database holds 435 cases") || strings.Count(strings.TrimSpace(out), "\n") != 0 {
+		t.Fatalf("stdout is not the one-paragraph summary: %q", out)
+	}
+	if !strings.Contains(errOut, "note: IL-0395") {
+		t.Fatalf("parser notes not reported:\n%s", lastLines(errOut, 10))
+	}
+	cases := listCases(t, db)
+	if len(cases) != 435 {
+		t.Fatalf("%d cases listed", len(cases))
+	}
+	perDir := map[string]int{}
+	var seed003 *incident.Incident
+	for _, c := range cases {
+		perDir[filepath.Base(filepath.Dir(c.SourceFile))]++
+		if strings.HasPrefix(filepath.Base(c.SourceFile), "003_") {
+			seed003 = c
+		}
+	}
+	if perDir["icco-postmortems"] != 242 || perDir["danluu-post-mortems"] != 190 || perDir["seeds"] != 3 {
+		t.Fatalf("cases per directory %v", perDir)
+	}
+
+	il := showCase(t, db, "IL-0395")
+	if il.TTD == nil || il.TTD.Minutes != 9 || il.TTR == nil || il.TTR.Minutes != 22 {
+		t.Fatalf("IL-0395 TTD %v TTR %v, want 9m and 22m", il.TTD, il.TTR)
+	}
+	for _, want := range []struct {
+		f    incident.Facet
+		term string
+	}{{incident.Symptom, "high-error-rate"}, {incident.Symptom, "probe-failures"}, {incident.RootCause, "software-defect"}} {
+		if !caseHasTag(il, want.f, want.term) {
+			t.Errorf("IL-0395 lacks tag %s:%s (tags %+v)", want.f, want.term, il.Tags)
+		}
+	}
+	if il.Org != "Google Cloud" || il.Date != "2017-04-05" {
+		t.Errorf("IL-0395 org %q date %q", il.Org, il.Date)
+	}
+
+	if seed003 == nil {
+		t.Fatal("seed 003 not found")
+	}
+	la, err := time.LoadLocation("America/Los_Angeles")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := time.Date(2022, 6, 14, 6, 56, 0, 0, la); seed003.Start == nil || !seed003.Start.Equal(want) {
+		t.Errorf("seed 003 start %v, want %v", seed003.Start, want)
+	}
+	if seed003.TTR == nil || seed003.TTR.Minutes != 647 {
+		t.Errorf("seed 003 TTR %v, want 647 minutes", seed003.TTR)
+	}
+	if seed003.Org != "Google Cloud" {
+		t.Errorf("seed 003 org %q", seed003.Org)
+	}
+
+	// The views agree with the cases.
+	if _, errOut, err := runCLI(t, "--db", db, "check"); err != nil {
+		t.Fatalf("check after ingest: %v\n%s", err, errOut)
+	}
+}
+
+func lastLines(s string, n int) string {
+	l := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(l) > n {
+		l = l[len(l)-n:]
+	}
+	return strings.Join(l, "\n")
+}
+
+func TestIngestIdempotent(t *testing.T) {
+	db := tempDB(t)
+	mustRun(t, "--db", db, "ingest", iccoDir, seedsDir)
+	before := fileHash(t, db)
+	listBefore, _ := mustRun(t, "--db", db, "list", "-o", "json")
+	_, errOut := mustRun(t, "--db", db, "ingest", iccoDir, seedsDir)
+	if !strings.Contains(errOut, "245 cases: 0 new, 0 updated, 245 unchanged") {
+		t.Fatalf("second ingest:\n%s", lastLines(errOut, 3))
+	}
+	if strings.Contains(errOut, " new\n") || strings.Contains(errOut, " updated\n") {
+		t.Fatal("a file reported new or updated cases on re-ingest")
+	}
+	if fileHash(t, db) != before {
+		t.Fatal("re-ingesting identical files changed the database file")
+	}
+	if listAfter, _ := mustRun(t, "--db", db, "list", "-o", "json"); listAfter != listBefore {
+		t.Fatal("cases changed")
+	}
+}
+
+func TestIngestShowRoundTripAndUpdate(t *testing.T) {
+	db := tempDB(t)
+	dir := t.TempDir()
+	mustRun(t, "--db", db, "ingest", seedsDir)
+	out, _ := mustRun(t, "--db", db, "show", "IL-0395", "-o", "json")
+	file := filepath.Join(dir, "IL-0395.json")
+	if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut := mustRun(t, "--db", db, "ingest", file)
+	if !strings.Contains(errOut, file+": 1 unchanged") {
+		t.Fatalf("show -o json did not round-trip:\n%s", errOut)
+	}
+	// Changed content is an update; the hash follows.
+	old := showCase(t, db, "IL-0395")
+	changed := strings.Replace(out, `"org": "Google Cloud"`, `"org": "Google"`, 1)
+	if changed == out {
+		t.Fatal("fixture: org not found in JSON")
+	}
+	os.WriteFile(file, []byte(changed), 0o644)
+	_, errOut = mustRun(t, "--db", db, "ingest", file)
+	if !strings.Contains(errOut, file+": 1 updated") {
+		t.Fatalf("update not reported:\n%s", errOut)
+	}
+	now := showCase(t, db, "IL-0395")
+	if now.Org != "Google" || now.Hash == old.Hash || now.Hash != incident.ContentHash(now) {
+		t.Fatalf("after update org %q hash %s (old %s)", now.Org, now.Hash, old.Hash)
+	}
+	if c := listCases(t, db); len(c) != 3 {
+		t.Fatalf("%d cases after update", len(c))
+	}
+}
+
+func TestIngestBadFileWritesNothing(t *testing.T) {
+	db := tempDB(t)
+	mustRun(t, "--db", db, "ingest", seedsDir)
+	before := fileHash(t, db)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(good, []byte(`{"id": "T-1", "org": "Acme", "title": "Good case", "date": "2021-01-02"}`), 0o644)
+	os.WriteFile(bad, []byte("{\"id\": \"T-2\",\n \"org\": \"Acme\",\n \"title\": 7}"), 0o644)
+
+	out, errOut, err := runCLI(t, "--db", db, "ingest", good, bad)
+	if err == nil {
+		t.Fatal("bad file accepted")
+	}
+	if incident.KindOf(err) == "" {
+		t.Fatalf("error %v is not an input error (exit code 3)", err)
+	}
+	if !strings.Contains(errOut, "bad.json:") || !strings.Contains(errOut, "title") || !strings.Contains(err.Error(), "nothing was written") {
+		t.Fatalf("error does not locate the problem: %v\n%s", err, errOut)
+	}
+	if out != "" {
+		t.Fatalf("stdout on failure: %q", out)
+	}
+	if fileHash(t, db) != before {
+		t.Fatal("a rejected batch changed the database")
+	}
+	// --keep-going imports the good file and lists the bad one.
+	_, errOut, err = runCLI(t, "--db", db, "ingest", "--keep-going", good, bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut, "rejected: "+bad) || !strings.Contains(errOut, good+": 1 new") {
+		t.Fatalf("keep-going report:\n%s", errOut)
+	}
+	if c := listCases(t, db); len(c) != 4 {
+		t.Fatalf("%d cases after keep-going", len(c))
+	}
+}
+
+func TestIngestDuplicateAcrossFiles(t *testing.T) {
+	db := tempDB(t)
+	dir := t.TempDir()
+	for _, n := range []string{"a.json", "b.json"} {
+		os.WriteFile(filepath.Join(dir, n), []byte(`{"id": "T-1", "org": "Acme", "title": "Case `+n+`"}`), 0o644)
+	}
+	_, errOut, err := runCLI(t, "--db", db, "ingest", dir)
+	if !errors.Is(err, incident.ErrDuplicate) || !strings.Contains(errOut, "b.json") || !strings.Contains(errOut, "a.json") {
+		t.Fatalf("duplicate: %v\n%s", err, errOut)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Fatal("database created by a rejected batch")
+	}
+	_, errOut, err = runCLI(t, "--db", db, "ingest", "--keep-going", dir)
+	if err != nil || !strings.Contains(errOut, "1 new") || !strings.Contains(errOut, "rejected: ") {
+		t.Fatalf("keep-going duplicate: %v\n%s", err, errOut)
+	}
+}
+
+func TestIngestBundled(t *testing.T) {
+	names, err := fs.Glob(data.Cases(), "*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) == 0 {
+		t.Fatal("no bundled case files")
+	}
+	db := tempDB(t)
+	out, errOut := mustRun(t, "--db", db, "ingest", "--bundled")
+	if !strings.Contains(errOut, "0 rejected") || !strings.Contains(out, "The database holds") {
+		t.Fatalf("bundled ingest:\n%s\n%s", errOut, out)
+	}
+	cases := listCases(t, db)
+	if len(cases) < len(names) {
+		t.Fatalf("%d cases from %d bundled files", len(cases), len(names))
+	}
+	_, errOut = mustRun(t, "--db", db, "ingest", "--bundled")
+	if !strings.Contains(errOut, " 0 new, 0 updated") {
+		t.Fatalf("bundled re-ingest:\n%s", lastLines(errOut, 2))
+	}
+}
+
+func TestIngestUsage(t *testing.T) {
+	_, _, err := runCLI(t, "--db", tempDB(t), "ingest")
+	var u *UsageError
+	if !errors.As(err, &u) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestIngestKeepGoingAllBad(t *testing.T) {
+	db := tempDB(t)
+	_, errOut, err := runCLI(t, "--db", db, "ingest", "--keep-going", filepath.Join(t.TempDir(), "none.json"))
+	if incident.KindOf(err) != incident.ErrNotFound || !strings.Contains(errOut, "none.json") {
+		t.Fatalf("got %v\n%s", err, errOut)
+	}
+}
+
+func TestIngestFormatFlag(t *testing.T) {
+	db := tempDB(t)
+	seed := filepath.Join(seedsDir, "000_11d8ea0186502f86.txt")
+	_, errOut := mustRun(t, "--db", db, "ingest", "--format", "casepage", seed)
+	if !strings.Contains(errOut, seed+": 1 new") {
+		t.Fatalf("stderr:\n%s", errOut)
+	}
+	if in := showCase(t, db, "IL-0395"); in.Format != "casepage" {
+		t.Fatalf("format %q", in.Format)
+	}
+	_, errOut, err := runCLI(t, "--db", db, "ingest", "--format", "json", seed)
+	if err == nil || !strings.Contains(errOut, seed) {
+		t.Fatalf("wrong format accepted: %v\n%s", err, errOut)
+	}
+	if newBar(&strings.Builder{}, "x") != nil {
+		t.Fatal("progress bar drawn on a non-terminal")
+	}
+}
+
+func TestIngestEmptyDirectory(t *testing.T) {
+	db := tempDB(t)
+	_, _, err := runCLI(t, "--db", db, "ingest", t.TempDir())
+	if incident.KindOf(err) != incident.ErrEmpty {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Fatal("database created for an empty import")
+	}
+}
+
+// TestListJSONRoundTrip exports every case with 'list -o json' and imports
+// the file again: the case format round-trips, so nothing changes.
+func TestListJSONRoundTrip(t *testing.T) {
+	db := tempDB(t)
+	mustRun(t, "--db", db, "ingest", iccoDir, danluuDir, seedsDir)
+	out, _ := mustRun(t, "--db", db, "list", "-o", "json")
+	file := filepath.Join(t.TempDir(), "all.json")
+	if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := fileHash(t, db)
+	_, errOut := mustRun(t, "--db", db, "ingest", file)
+	if !strings.Contains(errOut, file+": 435 unchanged") {
+		t.Fatalf("re-import of list -o json:\n%s", lastLines(errOut, 3))
+	}
+	if fileHash(t, db) != before {
+		t.Fatal("database changed")
+	}
+	// Into a fresh database the export gives the same cases; only the
+	// source file is now the export.
+	db2 := tempDB(t)
+	mustRun(t, "--db", db2, "ingest", file)
+	out2, _ := mustRun(t, "--db", db2, "list", "-o", "json")
+	if n := strings.Count(out2, `"source_file": "`+file+`"`); n != 435 {
+		t.Fatalf("%d cases name the export as their source file", n)
+	}
+	if stripSourceFile(out2) != stripSourceFile(out) {
+		t.Fatal("cases differ after export and import into a new database")
+	}
+}
+
+func stripSourceFile(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), `"source_file": `) {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}

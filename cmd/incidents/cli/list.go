@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"incidents/data/incident"
+	"incidents/data/store"
+	"incidents/taxonomy"
+)
+
+func init() { register(newListCmd) }
+
+func newListCmd(app *App) *cobra.Command {
+	var (
+		format string
+		f      store.Filter
+	)
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List cases by date",
+		Long: `list prints the stored cases ordered by date (undated last), then id.
+--since and --until take YYYY-MM-DD (or YYYY-MM, YYYY) and are inclusive.
+With -o json it writes one JSON array of cases in the case format that
+'incidents ingest' reads back.`,
+		Example: `  incidents list
+  incidents list --since 2020-01-01 --until 2020-12-31 --org "Google Cloud"
+  incidents list --limit 20 -o csv > cases.csv
+  incidents list -o json > cases.json`,
+		Args: cobra.NoArgs,
+	}
+	cmd.Flags().StringVar(&f.Since, "since", "", "first date, inclusive (YYYY-MM-DD)")
+	cmd.Flags().StringVar(&f.Until, "until", "", "last date, inclusive (YYYY-MM-DD)")
+	cmd.Flags().StringVar(&f.Org, "org", "", "only this organisation (case-insensitive)")
+	cmd.Flags().IntVar(&f.Limit, "limit", 0, "at most this many cases (0: all)")
+	validate := outputFlag(cmd, &format, FormatTable, FormatJSON, FormatCSV)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := validate(); err != nil {
+			return err
+		}
+		if f.Limit < 0 {
+			return usagef("--limit must be 0 or more, got %d", f.Limit)
+		}
+		s, err := openStore(cmd.Context(), app, true)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		if format == FormatJSON {
+			return streamJSON(app.Stdout, func(emit func(any) error) error {
+				return s.Each(cmd.Context(), f, func(in *incident.Incident) error { return emit(in) })
+			})
+		}
+		t := &Table{Header: []string{"ID", "DATE", "ORG", "TTD", "TTR", "ROOT CAUSE", "TITLE"}}
+		if format == FormatCSV {
+			t.Header = []string{"id", "date", "org", "ttd_minutes", "ttr_minutes", "root_cause", "title"}
+		}
+		err = s.Each(cmd.Context(), f, func(in *incident.Incident) error {
+			rc := primaryTerm(in, incident.RootCause)
+			if format == FormatCSV {
+				t.Rows = append(t.Rows, []string{in.ID, in.Date, in.Org, minutes(in.TTD), minutes(in.TTR), rc, in.Title})
+				return nil
+			}
+			if rc != "" {
+				rc = taxonomy.Default().Label(incident.RootCause, rc)
+			}
+			t.Rows = append(t.Rows, []string{in.ID, in.Date, in.Org, in.TTD.String(), in.TTR.String(), rc, in.Title})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return t.Write(app.Stdout, format)
+	}
+	return cmd
+}
+
+// primaryTerm returns the most authoritative term of facet f on a case
+// (human over imported over auto, then first), or "".
+func primaryTerm(in *incident.Incident, f incident.Facet) string {
+	best, rank := "", 99
+	for _, t := range in.Tags {
+		if t.Facet == f && t.Term != "" && t.Origin.Rank() < rank {
+			best, rank = t.Term, t.Origin.Rank()
+		}
+	}
+	return best
+}
+
+// minutes formats a duration's minutes for CSV, empty when unknown.
+func minutes(d *incident.Duration) string {
+	if d == nil {
+		return ""
+	}
+	return strconv.FormatFloat(d.Minutes, 'f', -1, 64)
+}
+
+// streamJSON writes the values produce emits as one indented JSON array,
+// one element at a time ("[]" when there are none).
+func streamJSON(w io.Writer, produce func(emit func(any) error) error) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	n := 0
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("  ", "  ")
+	enc.SetEscapeHTML(false)
+	err := produce(func(v any) error {
+		buf.Reset()
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+		sep := ",\n  "
+		if n == 0 {
+			sep = "[\n  "
+		}
+		n++
+		bw.WriteString(sep)
+		_, err := bw.Write(b)
+		return err
+	})
+	if err != nil {
+		bw.Flush()
+		return err
+	}
+	if n == 0 {
+		bw.WriteString("[]\n")
+	} else {
+		bw.WriteString("\n]\n")
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"incidents/data/store"
+)
+
+func init() { register(newSchemaCmd) }
+
+func newSchemaCmd(app *App) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "schema",
+		Short: "Describe the public SQL views and their columns",
+		Long: `schema documents the stable views the database offers for ad hoc SQL
+(incidents, durations, tags, related, sources, action_items, references,
+vocab, generations): every column with its type and meaning. It needs no
+database.`,
+		Example: `  incidents schema
+  incidents schema -o markdown > SCHEMA.md
+  incidents schema -o json | jq '.[].name'`,
+		Args: cobra.NoArgs,
+	}
+	validate := outputFlag(cmd, &format, FormatTable, FormatJSON, FormatMarkdown)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := validate(); err != nil {
+			return err
+		}
+		return writeSchema(app, format)
+	}
+	return cmd
+}
+
+func writeSchema(app *App, format string) error {
+	views := store.Views()
+	switch format {
+	case FormatJSON:
+		return writeJSON(app.Stdout, views)
+	case FormatMarkdown:
+		for i, v := range views {
+			if i > 0 {
+				fmt.Fprintln(app.Stdout)
+			}
+			fmt.Fprintf(app.Stdout, "### `%s`\n\n%s\n\n", v.Name, v.Description)
+			t := &Table{Header: []string{"Column", "Type", "Description"}}
+			for _, c := range v.Columns {
+				t.Rows = append(t.Rows, []string{"`" + c.Name + "`", c.Type, c.Description})
+			}
+			if err := t.Write(app.Stdout, FormatMarkdown); err != nil {
+				return err
+			}
+		}
+		return nil
+	default:
+		for i, v := range views {
+			if i > 0 {
+				fmt.Fprintln(app.Stdout)
+			}
+			fmt.Fprintf(app.Stdout, "%s: %s\n", strings.ToUpper(v.Name), v.Description)
+			t := &Table{Header: []string{"  COLUMN", "TYPE", "DESCRIPTION"}}
+			for _, c := range v.Columns {
+				t.Rows = append(t.Rows, []string{"  " + c.Name, c.Type, c.Description})
+			}
+			if err := t.Write(app.Stdout, FormatTable); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}

@@ -1,0 +1,316 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"incidents/data/incident"
+	"incidents/data/store"
+	"incidents/taxonomy"
+)
+
+func init() { register(newShowCmd) }
+
+func newShowCmd(app *App) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show one case",
+		Long: `show prints one case: as a field table, as JSON in the case format (which
+'incidents ingest' reads back unchanged), or as a Markdown case page with
+its sections, tags (with origin, confidence and evidence), sources, the
+related cases its source names, and the current computed related links
+with their reasons.`,
+		Example: `  incidents show IL-0395
+  incidents show IL-0395 -o markdown > IL-0395.md
+  incidents show IL-0395 -o json > IL-0395.json && incidents ingest IL-0395.json`,
+		Args: cobra.ExactArgs(1),
+	}
+	validate := outputFlag(cmd, &format, FormatTable, FormatJSON, FormatMarkdown)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := validate(); err != nil {
+			return err
+		}
+		ctx := cmd.Context()
+		s, err := openStore(ctx, app, true)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		in, err := s.Get(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		switch format {
+		case FormatJSON:
+			return writeJSON(app.Stdout, in)
+		case FormatMarkdown:
+			links, related, err := linksOf(ctx, s, in.ID)
+			if err != nil {
+				return err
+			}
+			gen, err := s.CurrentGeneration(ctx)
+			if err != nil {
+				return err
+			}
+			return writeCasePage(app.Stdout, in, links, related, gen)
+		default:
+			return showTable(ctx, app.Stdout, s, in)
+		}
+	}
+	return cmd
+}
+
+// linksOf returns the current links of id and the cases they point to.
+func linksOf(ctx context.Context, s *store.Store, id string) ([]incident.Link, map[string]*incident.Incident, error) {
+	links, err := s.Links(ctx, id)
+	if err != nil || len(links) == 0 {
+		return links, nil, err
+	}
+	ids := make([]string, len(links))
+	for i, l := range links {
+		ids[i] = l.To
+	}
+	cases, err := s.List(ctx, store.Filter{IDs: ids})
+	if err != nil {
+		return nil, nil, err
+	}
+	byID := make(map[string]*incident.Incident, len(cases))
+	for _, c := range cases {
+		byID[c.ID] = c
+	}
+	return links, byID, nil
+}
+
+func fmtTime(t *time.Time) string {
+	if t == nil {
+		return "–"
+	}
+	return t.Format("2006-01-02 15:04 -07:00")
+}
+
+func orDash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "–"
+	}
+	return s
+}
+
+func durText(d *incident.Duration) string {
+	if d == nil {
+		return "–"
+	}
+	if d.Source != "" {
+		return d.String() + " (" + d.Source + ")"
+	}
+	return d.String()
+}
+
+// fields lists the case's one-line fields in page order.
+func fields(in *incident.Incident) [][2]string {
+	return [][2]string{
+		{"Organisation", in.Org},
+		{"Product", orDash(in.Product)},
+		{"Date", orDash(in.Date)},
+		{"Severity", orDash(in.Severity)},
+		{"Scope", orDash(in.Scope)},
+		{"Users affected", orDash(in.UsersAffected)},
+		{"Region", orDash(in.Region)},
+		{"Time zone", orDash(in.TimeZone)},
+		{"Start", fmtTime(in.Start)},
+		{"Detected", fmtTime(in.Detected)},
+		{"Mitigated", fmtTime(in.Mitigated)},
+		{"Resolved", fmtTime(in.Resolved)},
+		{"Time to detect", durText(in.TTD)},
+		{"Time to resolve", durText(in.TTR)},
+		{"Categories", orDash(strings.Join(in.Categories, ", "))},
+		{"Keywords", orDash(strings.Join(in.Keywords, ", "))},
+	}
+}
+
+func tagLabel(t incident.Tag) string {
+	if t.Term == "" {
+		return t.Raw
+	}
+	return taxonomy.Default().Label(t.Facet, t.Term)
+}
+
+func showTable(ctx context.Context, w io.Writer, s *store.Store, in *incident.Incident) error {
+	t := &Table{Header: []string{"FIELD", "VALUE"}}
+	t.Rows = append(t.Rows, []string{"ID", in.ID}, []string{"Title", in.Title})
+	for _, f := range fields(in) {
+		t.Rows = append(t.Rows, []string{f[0], f[1]})
+	}
+	if in.Summary != "" {
+		t.Rows = append(t.Rows, []string{"Summary", in.Summary})
+	}
+	for _, f := range incident.Facets {
+		var labels []string
+		for _, tg := range in.TagsOf(f) {
+			labels = append(labels, tagLabel(tg)+" ("+string(tg.Origin)+")")
+		}
+		if len(labels) > 0 {
+			t.Rows = append(t.Rows, []string{"Tags: " + strings.ReplaceAll(string(f), "_", " "), strings.Join(labels, ", ")})
+		}
+	}
+	for _, src := range in.Sources {
+		t.Rows = append(t.Rows, []string{"Source", src.URL})
+	}
+	links, err := s.Links(ctx, in.ID)
+	if err != nil {
+		return err
+	}
+	for _, l := range links {
+		t.Rows = append(t.Rows, []string{fmt.Sprintf("Related #%d", l.Rank), fmt.Sprintf("%s %.2f %s", l.To, l.Score, l.Reason)})
+	}
+	t.Rows = append(t.Rows, []string{"Hash", in.Hash})
+	return t.Write(w, FormatTable)
+}
+
+// writeCasePage renders a case as a Markdown page.
+func writeCasePage(w io.Writer, in *incident.Incident, links []incident.Link, related map[string]*incident.Incident, gen *store.Generation) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s · %s\n\n", in.ID, mdText(in.Title))
+	head := []string{"**" + mdText(in.Org) + "**"}
+	if in.Product != "" {
+		head = append(head, mdText(in.Product))
+	}
+	if in.Date != "" {
+		head = append(head, in.Date)
+	}
+	b.WriteString(strings.Join(head, " · ") + "\n\n")
+	if in.Summary != "" {
+		b.WriteString(in.Summary + "\n\n")
+	}
+	b.WriteString("| Field | Value |\n| --- | --- |\n")
+	for _, f := range fields(in) {
+		fmt.Fprintf(&b, "| %s | %s |\n", f[0], mdCell(f[1]))
+	}
+	b.WriteString("\n")
+	for _, sec := range []struct{ title, text string }{
+		{"Narrative", in.Narrative}, {"Symptoms", in.Symptoms}, {"Root cause", in.RootCause},
+		{"Trigger", in.Trigger}, {"Detection", in.Detection},
+	} {
+		if strings.TrimSpace(sec.text) != "" {
+			fmt.Fprintf(&b, "## %s\n\n%s\n\n", sec.title, strings.TrimSpace(sec.text))
+		}
+	}
+	for _, sec := range []struct {
+		title string
+		items []string
+	}{{"Remediation", in.Remediation}, {"Action items", in.ActionItems}, {"Lessons", in.Lessons}} {
+		if len(sec.items) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "## %s\n\n", sec.title)
+		for _, it := range sec.items {
+			fmt.Fprintf(&b, "- %s\n", it)
+		}
+		b.WriteString("\n")
+	}
+	if len(in.Tags) > 0 {
+		b.WriteString("## Tags\n\n| Facet | Tag | Term | Origin | Confidence | Evidence |\n| --- | --- | --- | --- | --- | --- |\n")
+		for _, f := range incident.Facets {
+			for _, t := range in.TagsOf(f) {
+				conf := "–"
+				if t.Confidence > 0 {
+					conf = fmt.Sprintf("%.2f", t.Confidence)
+				}
+				term := "`" + t.Term + "`"
+				if t.Term == "" {
+					term = "(unmatched)"
+				}
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", strings.ReplaceAll(string(f), "_", " "),
+					mdCell(tagLabel(t)), term, t.Origin, conf, mdCell(orDash(t.Evidence)))
+			}
+		}
+		b.WriteString("\n")
+	}
+	if len(in.Sources) > 0 {
+		b.WriteString("## Sources\n\n")
+		for _, s := range in.Sources {
+			parts := []string{s.URL}
+			if s.Kind != "" {
+				parts = append(parts, s.Kind)
+			}
+			if s.Note != "" {
+				parts = append(parts, s.Note)
+			}
+			fmt.Fprintf(&b, "- %s\n", strings.Join(parts, " · "))
+		}
+		b.WriteString("\n")
+	}
+	if len(in.References) > 0 {
+		b.WriteString("## Related cases named by the source\n\n")
+		for _, r := range in.References {
+			line := "- **" + r.ID + "**"
+			if r.Title != "" {
+				line += " " + mdText(r.Title)
+			}
+			var meta []string
+			if r.Org != "" {
+				meta = append(meta, r.Org)
+			}
+			if r.Year != 0 {
+				meta = append(meta, fmt.Sprint(r.Year))
+			}
+			if len(meta) > 0 {
+				line += " (" + strings.Join(meta, " · ") + ")"
+			}
+			if r.Reason != "" {
+				line += " — " + r.Reason
+			}
+			b.WriteString(line + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if len(links) > 0 {
+		if gen != nil {
+			fmt.Fprintf(&b, "## Related cases (computed, generation %d)\n\n", gen.Gen)
+		} else {
+			b.WriteString("## Related cases (computed)\n\n")
+		}
+		for _, l := range links {
+			line := fmt.Sprintf("%d. **%s**", l.Rank, l.To)
+			if r := related[l.To]; r != nil {
+				line += " " + mdText(r.Title) + " (" + r.Org
+				if r.Date != "" {
+					line += " · " + r.Date
+				}
+				line += ")"
+			}
+			line += fmt.Sprintf(" — score %.3f (text %.3f, tags %.3f)", l.Score, l.TextScore, l.TagScore)
+			if l.Reason != "" {
+				line += " — " + l.Reason
+			}
+			if l.Pinned {
+				line += " — pinned"
+			}
+			b.WriteString(line + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if in.SourceFile != "" || in.Format != "" {
+		fmt.Fprintf(&b, "_Imported from %s (%s); content hash %s._\n", orDash(in.SourceFile), orDash(in.Format), shortHash(in.Hash))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return orDash(h)
+}
+
+// mdText keeps inline text on one line.
+func mdText(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// mdCell makes text safe inside a Markdown table cell.
+func mdCell(s string) string { return strings.ReplaceAll(mdText(s), "|", `\|`) }

@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"incidents/data/store"
+)
+
+func init() { register(newSummaryCmd) }
+
+func newSummaryCmd(app *App) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "summary",
+		Short: "Summarise the corpus in the database",
+		Long: `summary describes the stored corpus in one paragraph: number of cases and
+organisations, the years and quarters covered, how many cases have a known
+time to detect (TTD) and time to resolve (TTR), tag coverage per facet, and
+the current related-link generation.`,
+		Example: `  incidents summary
+  incidents summary -o json`,
+		Args: cobra.NoArgs,
+	}
+	validate := outputFlag(cmd, &format, FormatTable, FormatJSON)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := validate(); err != nil {
+			return err
+		}
+		s, err := openStore(cmd.Context(), app, true)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		sm, err := s.Summary(cmd.Context())
+		if err != nil {
+			return err
+		}
+		if format == FormatJSON {
+			return writeJSON(app.Stdout, sm)
+		}
+		_, err = fmt.Fprintln(app.Stdout, summaryText(sm, true))
+		return err
+	}
+	return cmd
+}
+
+// pct formats n of total as a percentage.
+func pct(n, total int) string {
+	if total == 0 {
+		return "0%"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(total))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// summaryText renders the corpus summary as one paragraph; full adds tag
+// coverage and the link generation.
+func summaryText(sm *store.Summary, full bool) string {
+	if sm.Cases == 0 {
+		return "The database holds no cases yet; load the bundled corpus with 'incidents ingest --bundled'."
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The database holds %s from %s", plural(sm.Cases, "case", "cases"), plural(sm.Orgs, "organisation", "organisations"))
+	if sm.FirstDate != "" {
+		fmt.Fprintf(&b, ", dated %s to %s (%s", sm.FirstDate, sm.LastDate, plural(sm.Years, "year", "years"))
+		if sm.Quarters > 0 {
+			fmt.Fprintf(&b, ", %s from %s to %s", plural(sm.Quarters, "quarter", "quarters"), sm.FirstQuarter, sm.LastQuarter)
+		}
+		b.WriteString(")")
+	}
+	if sm.Undated > 0 {
+		fmt.Fprintf(&b, "; %d undated", sm.Undated)
+	}
+	fmt.Fprintf(&b, ". Time to detect is known for %d (%s", sm.TTDKnown, pct(sm.TTDKnown, sm.Cases))
+	if sm.TTDDerived > 0 {
+		fmt.Fprintf(&b, ", %d derived from timestamps", sm.TTDDerived)
+	}
+	fmt.Fprintf(&b, ") and time to resolve for %d (%s", sm.TTRKnown, pct(sm.TTRKnown, sm.Cases))
+	if sm.TTRDerived > 0 {
+		fmt.Fprintf(&b, ", %d derived from timestamps", sm.TTRDerived)
+	}
+	b.WriteString(").")
+	if !full {
+		return b.String()
+	}
+	var parts []string
+	for _, f := range sm.Facets {
+		parts = append(parts, fmt.Sprintf("%s %s", strings.ReplaceAll(string(f.Facet), "_", " "), pct(f.Cases, sm.Cases)))
+	}
+	fmt.Fprintf(&b, " Cases with tags, by facet: %s.", strings.Join(parts, ", "))
+	if sm.Generation == nil {
+		b.WriteString(" No related links computed yet (run 'incidents related --recompute').")
+	} else {
+		fmt.Fprintf(&b, " Related links: generation %d of %s, %s over %s.", sm.Generation.Gen,
+			sm.Generation.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), plural(sm.Links, "link", "links"), plural(sm.Generation.Cases, "case", "cases"))
+	}
+	if sm.Overrides > 0 {
+		fmt.Fprintf(&b, " %s by hand.", plural(sm.Overrides, "link decision", "link decisions"))
+	}
+	return b.String()
+}

@@ -1,0 +1,332 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	"incidents/data/incident"
+)
+
+// Generation is one computed set of related-case links. Exactly one
+// generation is current once any exists; the previous one is kept for
+// Rollback and older ones are dropped.
+type Generation struct {
+	Gen        int64     `json:"generation"`
+	CreatedAt  time.Time `json:"created_at"`
+	Cases      int       `json:"cases"`
+	NewestDate string    `json:"newest_date,omitempty"`
+	NewestID   string    `json:"newest_id,omitempty"`
+	Params     string    `json:"params,omitempty"`
+	Current    bool      `json:"current"`
+}
+
+// WriteGeneration stores links (keyed by the case they start from) as a new
+// generation and makes it current, in one transaction: readers see the old
+// or the new generation, never a mix. The previously current generation is
+// kept; older ones are deleted. g.Gen and g.Current are ignored; a zero
+// g.CreatedAt means now. A link's Rank of 0 is replaced by its position.
+func (s *Store) WriteGeneration(ctx context.Context, g Generation, links map[string][]incident.Link) (int64, error) {
+	if g.CreatedAt.IsZero() {
+		g.CreatedAt = time.Now()
+	}
+	var gen int64
+	err := s.tx(ctx, func(c *sql.Conn) error {
+		var prev sql.NullInt64
+		if err := c.QueryRowContext(ctx, `SELECT coalesce(max(gen), 0) + 1, max(gen) FILTER (WHERE current) FROM core.generations`).Scan(&gen, &prev); err != nil {
+			return err
+		}
+		if _, err := c.ExecContext(ctx, `INSERT INTO core.generations VALUES (?, ?, ?, ?, ?, ?, false)`,
+			gen, g.CreatedAt.UTC(), g.Cases, nullStr(g.NewestDate), nullStr(g.NewestID), nullStr(g.Params)); err != nil {
+			return err
+		}
+		if err := appendLinks(c, gen, links); err != nil {
+			return err
+		}
+		if _, err := c.ExecContext(ctx, `UPDATE core.generations SET current = (gen = ?)`, gen); err != nil {
+			return err
+		}
+		keep := gen
+		if prev.Valid {
+			keep = prev.Int64
+		}
+		if _, err := c.ExecContext(ctx, `DELETE FROM core.links WHERE generation NOT IN (?, ?)`, gen, keep); err != nil {
+			return err
+		}
+		_, err := c.ExecContext(ctx, `DELETE FROM core.generations WHERE gen NOT IN (?, ?)`, gen, keep)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return gen, nil
+}
+
+// appendLinks appends links to core.links under generation gen, in sorted
+// case order.
+func appendLinks(c *sql.Conn, gen int64, links map[string][]incident.Link) error {
+	from := make([]string, 0, len(links))
+	for id := range links {
+		from = append(from, id)
+	}
+	sort.Strings(from)
+	return c.Raw(func(dc any) error {
+		a, err := duckdb.NewAppenderFromConn(dc.(driver.Conn), "core", "links")
+		if err != nil {
+			return err
+		}
+		for _, id := range from {
+			for i, l := range links[id] {
+				rank := l.Rank
+				if rank == 0 {
+					rank = i + 1
+				}
+				var shared driver.Value
+				if len(l.SharedTags) > 0 {
+					b, err := json.Marshal(l.SharedTags)
+					if err != nil {
+						a.Close()
+						return err
+					}
+					shared = string(b)
+				}
+				if err := a.AppendRow(gen, id, l.To, int32(rank), l.Score, l.TextScore, l.TagScore, nullStr(l.Reason), shared, list(l.SharedTerms), l.Pinned); err != nil {
+					a.Close()
+					return fmt.Errorf("link %s -> %s: %w", id, l.To, err)
+				}
+			}
+		}
+		return a.Close()
+	})
+}
+
+// AppendLinks adds or replaces the links of some cases in the current
+// generation (incremental ingest): every listed case's links are replaced.
+func (s *Store) AppendLinks(ctx context.Context, links map[string][]incident.Link) error {
+	if len(links) == 0 {
+		return nil
+	}
+	return s.tx(ctx, func(c *sql.Conn) error {
+		var gen sql.NullInt64
+		if err := c.QueryRowContext(ctx, `SELECT max(gen) FROM core.generations WHERE current`).Scan(&gen); err != nil {
+			return err
+		}
+		if !gen.Valid {
+			return errors.New("there is no current link generation to add links to; compute one first with 'incidents related --recompute'")
+		}
+		ids := make([]string, 0, len(links))
+		for id := range links {
+			ids = append(ids, id)
+		}
+		if err := withIDs(ctx, c, ids); err != nil {
+			return err
+		}
+		if _, err := c.ExecContext(ctx, `DELETE FROM core.links WHERE generation = ? AND from_id IN (SELECT id FROM temp.batch_ids)`, gen.Int64); err != nil {
+			return err
+		}
+		if _, err := c.ExecContext(ctx, `DROP TABLE temp.batch_ids`); err != nil {
+			return err
+		}
+		return appendLinks(c, gen.Int64, links)
+	})
+}
+
+const genCols = `gen, created_at, coalesce(cases, 0), coalesce(newest_date, ''), coalesce(newest_id, ''), coalesce(params, ''), current`
+
+func scanGen(r interface{ Scan(...any) error }) (Generation, error) {
+	var g Generation
+	err := r.Scan(&g.Gen, &g.CreatedAt, &g.Cases, &g.NewestDate, &g.NewestID, &g.Params, &g.Current)
+	return g, err
+}
+
+// CurrentGeneration returns the current generation, or nil, nil when none
+// has been written.
+func (s *Store) CurrentGeneration(ctx context.Context) (*Generation, error) {
+	g, err := scanGen(s.h.db.QueryRowContext(ctx, `SELECT `+genCols+` FROM core.generations WHERE current ORDER BY gen DESC LIMIT 1`))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &g, nil
+}
+
+// Generations lists the kept generations, newest first.
+func (s *Store) Generations(ctx context.Context) ([]Generation, error) {
+	rows, err := s.h.db.QueryContext(ctx, `SELECT `+genCols+` FROM core.generations ORDER BY gen DESC`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Generation
+	for rows.Next() {
+		g, err := scanGen(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// Rollback makes the previous generation current again and returns it.
+// Calling it twice swaps back.
+func (s *Store) Rollback(ctx context.Context) (*Generation, error) {
+	var out *Generation
+	err := s.tx(ctx, func(c *sql.Conn) error {
+		var cur, other sql.NullInt64
+		if err := c.QueryRowContext(ctx, `SELECT max(gen) FILTER (WHERE current), max(gen) FILTER (WHERE NOT current) FROM core.generations`).Scan(&cur, &other); err != nil {
+			return err
+		}
+		if !other.Valid {
+			return errors.New("there is no previous link generation to roll back to")
+		}
+		if _, err := c.ExecContext(ctx, `UPDATE core.generations SET current = (gen = ?)`, other.Int64); err != nil {
+			return err
+		}
+		g, err := scanGen(c.QueryRowContext(ctx, `SELECT `+genCols+` FROM core.generations WHERE gen = ?`, other.Int64))
+		if err != nil {
+			return err
+		}
+		out = &g
+		return nil
+	})
+	return out, err
+}
+
+const linkCols = `from_id, to_id, rank, coalesce(score, 0), coalesce(text_score, 0), coalesce(tag_score, 0), coalesce(reason, ''), shared_tags, shared_terms, coalesce(pinned, false)`
+
+func scanLink(r interface{ Scan(...any) error }) (incident.Link, error) {
+	var l incident.Link
+	var shared sql.NullString
+	var terms any
+	if err := r.Scan(&l.From, &l.To, &l.Rank, &l.Score, &l.TextScore, &l.TagScore, &l.Reason, &shared, &terms, &l.Pinned); err != nil {
+		return l, err
+	}
+	if shared.Valid && shared.String != "" {
+		if err := json.Unmarshal([]byte(shared.String), &l.SharedTags); err != nil {
+			return l, fmt.Errorf("link %s -> %s: shared tags: %w", l.From, l.To, err)
+		}
+	}
+	if xs, ok := terms.([]any); ok {
+		l.SharedTerms = make([]string, 0, len(xs))
+		for _, x := range xs {
+			if s, ok := x.(string); ok {
+				l.SharedTerms = append(l.SharedTerms, s)
+			}
+		}
+	}
+	return l, nil
+}
+
+// Links returns the current generation's links from case id, by rank.
+func (s *Store) Links(ctx context.Context, id string) ([]incident.Link, error) {
+	rows, err := s.h.db.QueryContext(ctx, `SELECT `+linkCols+` FROM core.links
+		WHERE from_id = ? AND generation = (SELECT max(gen) FROM core.generations WHERE current) ORDER BY rank, to_id`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []incident.Link
+	for rows.Next() {
+		l, err := scanLink(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// EachLinks streams the links of generation gen (0: the current one),
+// grouped by the case they start from, in case id order.
+func (s *Store) EachLinks(ctx context.Context, gen int64, fn func(from string, links []incident.Link) error) error {
+	if gen == 0 {
+		g, err := s.CurrentGeneration(ctx)
+		if err != nil || g == nil {
+			return err
+		}
+		gen = g.Gen
+	}
+	rows, err := s.h.db.QueryContext(ctx, `SELECT `+linkCols+` FROM core.links WHERE generation = ? ORDER BY from_id, rank, to_id`, gen)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var cur string
+	var batch []incident.Link
+	for rows.Next() {
+		l, err := scanLink(rows)
+		if err != nil {
+			return err
+		}
+		if l.From != cur && len(batch) > 0 {
+			if err := fn(cur, batch); err != nil {
+				return err
+			}
+			batch = nil
+		}
+		cur = l.From
+		batch = append(batch, l)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(batch) > 0 {
+		return fn(cur, batch)
+	}
+	return nil
+}
+
+// SetOverride records a human decision about a pair of cases, replacing any
+// earlier one for the same pair. Kind "pin" forces the link, "not" keeps it
+// out; ClearOverride removes the decision.
+func (s *Store) SetOverride(ctx context.Context, o incident.Override) error {
+	if o.Kind != incident.Pin && o.Kind != incident.Not {
+		return &incident.Error{Kind: incident.ErrInvalid, Field: "kind", Msg: fmt.Sprintf("override kind %q is not pin or not", o.Kind), Hint: "use pin to force a link, not to forbid it"}
+	}
+	if o.From == "" || o.To == "" || o.From == o.To {
+		return &incident.Error{Kind: incident.ErrInvalid, Field: "id", Msg: fmt.Sprintf("override needs two different case ids, got %q and %q", o.From, o.To)}
+	}
+	return s.tx(ctx, func(c *sql.Conn) error {
+		if _, err := c.ExecContext(ctx, `DELETE FROM core.overrides WHERE from_id = ? AND to_id = ?`, o.From, o.To); err != nil {
+			return err
+		}
+		_, err := c.ExecContext(ctx, `INSERT INTO core.overrides VALUES (?, ?, ?, ?)`, o.From, o.To, o.Kind, time.Now().UTC())
+		return err
+	})
+}
+
+// ClearOverride removes the decision about a pair, if any.
+func (s *Store) ClearOverride(ctx context.Context, from, to string) error {
+	return s.tx(ctx, func(c *sql.Conn) error {
+		_, err := c.ExecContext(ctx, `DELETE FROM core.overrides WHERE from_id = ? AND to_id = ?`, from, to)
+		return err
+	})
+}
+
+// Overrides lists every override, ordered by pair.
+func (s *Store) Overrides(ctx context.Context) ([]incident.Override, error) {
+	rows, err := s.h.db.QueryContext(ctx, `SELECT from_id, to_id, kind FROM core.overrides ORDER BY from_id, to_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []incident.Override
+	for rows.Next() {
+		var o incident.Override
+		if err := rows.Scan(&o.From, &o.To, &o.Kind); err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}

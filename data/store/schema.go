@@ -1,0 +1,286 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"incidents/data/incident"
+	"incidents/taxonomy"
+)
+
+// SchemaVersion is the database layout written by this build. A database
+// with a higher core.meta schema_version is refused.
+const SchemaVersion = 1
+
+// migrations[i] brings a database from version i to i+1. Entries are never
+// edited once released; new layouts append a migration.
+var migrations = []string{
+	// 1: base tables.
+	`CREATE SCHEMA IF NOT EXISTS core;
+CREATE TABLE core.incidents (
+	id VARCHAR NOT NULL,
+	org VARCHAR NOT NULL,
+	product VARCHAR,
+	title VARCHAR NOT NULL,
+	summary VARCHAR,
+	date VARCHAR,
+	day DATE,
+	year INTEGER,
+	month INTEGER,
+	quarter VARCHAR,
+	start_ts TIMESTAMP,
+	detected_ts TIMESTAMP,
+	mitigated_ts TIMESTAMP,
+	resolved_ts TIMESTAMP,
+	time_zone VARCHAR,
+	ttd_minutes DOUBLE,
+	ttd_source VARCHAR,
+	ttr_minutes DOUBLE,
+	ttr_source VARCHAR,
+	severity VARCHAR,
+	scope VARCHAR,
+	users_affected VARCHAR,
+	region VARCHAR,
+	categories VARCHAR[],
+	keywords VARCHAR[],
+	format VARCHAR,
+	source_file VARCHAR,
+	case_schema INTEGER,
+	hash VARCHAR NOT NULL,
+	doc VARCHAR NOT NULL,
+	run BIGINT,
+	ingested_at TIMESTAMP,
+	updated_at TIMESTAMP
+);
+CREATE TABLE core.tags (
+	incident_id VARCHAR NOT NULL,
+	seq INTEGER NOT NULL,
+	facet VARCHAR NOT NULL,
+	term VARCHAR,
+	raw VARCHAR,
+	origin VARCHAR NOT NULL,
+	confidence DOUBLE,
+	evidence VARCHAR
+);
+CREATE TABLE core.sources (
+	incident_id VARCHAR NOT NULL,
+	seq INTEGER NOT NULL,
+	url VARCHAR,
+	kind VARCHAR,
+	note VARCHAR
+);
+CREATE TABLE core.action_items (
+	incident_id VARCHAR NOT NULL,
+	seq INTEGER NOT NULL,
+	text VARCHAR NOT NULL
+);
+CREATE TABLE core.refs (
+	incident_id VARCHAR NOT NULL,
+	seq INTEGER NOT NULL,
+	ref_id VARCHAR NOT NULL,
+	title VARCHAR,
+	org VARCHAR,
+	year INTEGER,
+	reason VARCHAR
+);
+CREATE TABLE core.links (
+	generation BIGINT NOT NULL,
+	from_id VARCHAR NOT NULL,
+	to_id VARCHAR NOT NULL,
+	rank INTEGER NOT NULL,
+	score DOUBLE,
+	text_score DOUBLE,
+	tag_score DOUBLE,
+	reason VARCHAR,
+	shared_tags VARCHAR,
+	shared_terms VARCHAR[],
+	pinned BOOLEAN
+);
+CREATE TABLE core.generations (
+	gen BIGINT NOT NULL,
+	created_at TIMESTAMP NOT NULL,
+	cases INTEGER,
+	newest_date VARCHAR,
+	newest_id VARCHAR,
+	params VARCHAR,
+	current BOOLEAN NOT NULL
+);
+CREATE TABLE core.overrides (
+	from_id VARCHAR NOT NULL,
+	to_id VARCHAR NOT NULL,
+	kind VARCHAR NOT NULL,
+	created_at TIMESTAMP NOT NULL
+);
+CREATE TABLE core.ingest_runs (
+	run BIGINT NOT NULL,
+	started_at TIMESTAMP NOT NULL,
+	finished_at TIMESTAMP NOT NULL,
+	source VARCHAR,
+	files INTEGER,
+	rejected INTEGER,
+	new INTEGER,
+	updated INTEGER,
+	unchanged INTEGER
+);
+CREATE TABLE core.vocab (
+	facet VARCHAR NOT NULL,
+	term VARCHAR NOT NULL,
+	label VARCHAR NOT NULL,
+	class VARCHAR NOT NULL,
+	parent VARCHAR,
+	description VARCHAR
+);`,
+}
+
+// readVersion returns the schema version recorded in core.meta, 0 for an
+// empty database.
+func readVersion(ctx context.Context, q querier) (int, error) {
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_schema = 'core' AND table_name = 'meta'`).Scan(&n); err != nil {
+		return 0, err
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	var v string
+	err := q.QueryRowContext(ctx, `SELECT value FROM core.meta WHERE key = 'schema_version'`).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	ver, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, &incident.Error{Kind: incident.ErrSchema, Field: "schema_version", Msg: fmt.Sprintf("schema_version %q is not a number", v), Hint: "this file was not written by incidents"}
+	}
+	return ver, nil
+}
+
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// migrate checks the version and, read-write, applies pending migrations,
+// refreshes the vocabulary table and (re)creates the public views, all in
+// one transaction.
+func (s *Store) migrate(ctx context.Context) error {
+	ver, err := readVersion(ctx, s.h.db)
+	if err != nil {
+		return fmt.Errorf("reading schema version: %w", err)
+	}
+	if ver > SchemaVersion {
+		return &incident.Error{Kind: incident.ErrSchema,
+			Msg:  fmt.Sprintf("database schema version %d is newer than this build supports (%d)", ver, SchemaVersion),
+			Hint: "upgrade incidents"}
+	}
+	vh := vocabHash()
+	if s.readOnly {
+		if ver < SchemaVersion {
+			return &incident.Error{Kind: incident.ErrSchema,
+				Msg:  fmt.Sprintf("database schema version %d is older than this build's %d and cannot be migrated read-only", ver, SchemaVersion),
+				Hint: "open it once for writing, e.g. 'incidents check', to migrate it"}
+		}
+		return nil
+	}
+	if ver == SchemaVersion {
+		var got string
+		err := s.h.db.QueryRowContext(ctx, `SELECT value FROM core.meta WHERE key = 'vocab_hash'`).Scan(&got)
+		if err == nil && got == vh {
+			return nil
+		}
+	}
+	return s.tx(ctx, func(c *sql.Conn) error {
+		if ver == 0 {
+			if _, err := c.ExecContext(ctx, `CREATE SCHEMA IF NOT EXISTS core; CREATE TABLE IF NOT EXISTS core.meta (key VARCHAR NOT NULL, value VARCHAR)`); err != nil {
+				return err
+			}
+		}
+		for v := ver; v < SchemaVersion; v++ {
+			if _, err := c.ExecContext(ctx, migrations[v]); err != nil {
+				return fmt.Errorf("migrating schema to version %d: %w", v+1, err)
+			}
+		}
+		if err := setMeta(ctx, c, "schema_version", strconv.Itoa(SchemaVersion)); err != nil {
+			return err
+		}
+		if err := fillVocab(ctx, c); err != nil {
+			return err
+		}
+		if err := setMeta(ctx, c, "vocab_hash", vh); err != nil {
+			return err
+		}
+		for _, v := range Views() {
+			if _, err := c.ExecContext(ctx, "CREATE OR REPLACE VIEW "+quoteIdent(v.Name)+" AS "+v.SQL); err != nil {
+				return fmt.Errorf("creating view %s: %w", v.Name, err)
+			}
+		}
+		return nil
+	})
+}
+
+func setMeta(ctx context.Context, c querier, key, value string) error {
+	if _, err := c.ExecContext(ctx, `DELETE FROM core.meta WHERE key = ?`, key); err != nil {
+		return err
+	}
+	_, err := c.ExecContext(ctx, `INSERT INTO core.meta VALUES (?, ?)`, key, value)
+	return err
+}
+
+// vocabHash fingerprints the vocabulary and view definitions: when either
+// changes, the vocab table and the views are rebuilt on the next
+// read-write open.
+func vocabHash() string {
+	h := sha256.New()
+	for _, f := range taxonomy.Default().Facets {
+		for _, t := range f.Terms {
+			fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\n", f.ID, t.ID, t.Label, t.Parent, t.Description)
+		}
+	}
+	for _, v := range Views() {
+		fmt.Fprintf(h, "%s\x00%s\n", v.Name, v.SQL)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+func fillVocab(ctx context.Context, c *sql.Conn) error {
+	if _, err := c.ExecContext(ctx, `DELETE FROM core.vocab`); err != nil {
+		return err
+	}
+	var b strings.Builder
+	var args []any
+	b.WriteString(`INSERT INTO core.vocab VALUES `)
+	n := 0
+	for _, f := range taxonomy.Default().Facets {
+		for _, t := range f.Terms {
+			if n > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("(?, ?, ?, ?, ?, ?)")
+			args = append(args, string(f.ID), t.ID, t.Label, t.Class(), nullStr(t.Parent), nullStr(t.Description))
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	_, err := c.ExecContext(ctx, b.String(), args...)
+	return err
+}
+
+func nullStr(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

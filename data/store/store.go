@@ -1,0 +1,178 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
+
+	"incidents/data/incident"
+)
+
+// Options control how a database is opened.
+type Options struct {
+	// ReadOnly opens the file with DuckDB's access_mode=read_only: no
+	// migration happens and every write method fails with ErrReadOnly.
+	ReadOnly bool
+}
+
+// ErrReadOnly is returned by write methods of a read-only Store.
+var ErrReadOnly = errors.New("the database is open read-only")
+
+// ErrLocked is wrapped by Open when another process holds the database file.
+var ErrLocked = errors.New("database file is locked")
+
+// Store is an open incidents database.
+type Store struct {
+	h        *handle
+	readOnly bool
+	closed   bool
+	mu       sync.Mutex
+}
+
+// handle is the one *sql.DB per database file in this process, shared by
+// every Store opened on it.
+type handle struct {
+	key      string
+	db       *sql.DB
+	readOnly bool
+	refs     int
+	wmu      sync.Mutex // serialises write transactions
+}
+
+var (
+	handlesMu sync.Mutex
+	handles   = map[string]*handle{}
+)
+
+// Open opens (and, read-write, creates or migrates) the database at path.
+// A database written by a newer version is refused with an *incident.Error
+// of kind ErrSchema and left untouched. A file locked by another process
+// gives an error wrapping ErrLocked that names the file.
+func Open(ctx context.Context, path string, opt Options) (*Store, error) {
+	if path == "" {
+		return nil, &incident.Error{Kind: incident.ErrMissing, Field: "db", Msg: "no database path given", Hint: "pass --db FILE or set $INCIDENTS_DB"}
+	}
+	key := path
+	if path != ":memory:" {
+		if abs, err := filepath.Abs(path); err == nil {
+			key = abs
+		}
+	}
+	handlesMu.Lock()
+	defer handlesMu.Unlock()
+	if h, ok := handles[key]; ok && path != ":memory:" {
+		if h.readOnly && !opt.ReadOnly {
+			return nil, fmt.Errorf("%s is already open read-only in this process; close it before opening it for writing", path)
+		}
+		h.refs++
+		return &Store{h: h, readOnly: opt.ReadOnly || h.readOnly}, nil
+	}
+	if opt.ReadOnly && path != ":memory:" {
+		if _, err := os.Stat(path); err != nil {
+			return nil, &incident.Error{Kind: incident.ErrNotFound, File: path, Msg: "no database file", Err: err, Hint: "create it with 'incidents ingest --bundled' or pass --db"}
+		}
+	}
+	dsn := path
+	if path == ":memory:" {
+		dsn = ""
+	}
+	if opt.ReadOnly {
+		dsn += "?access_mode=read_only"
+	}
+	db, err := sql.Open("duckdb", dsn)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, openError(path, err)
+	}
+	h := &handle{key: key, db: db, readOnly: opt.ReadOnly, refs: 1}
+	s := &Store{h: h, readOnly: opt.ReadOnly}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if path != ":memory:" {
+		handles[key] = h
+	}
+	return s, nil
+}
+
+// openError explains why DuckDB refused to open a file.
+func openError(path string, err error) error {
+	msg := err.Error()
+	if strings.Contains(msg, "lock") {
+		return fmt.Errorf("%w: %s is in use by another process (%v); close the other incidents process or use a different --db", ErrLocked, path, err)
+	}
+	return fmt.Errorf("opening database %s: %w", path, err)
+}
+
+// Close releases the store; the file is closed when its last Store closes.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	handlesMu.Lock()
+	defer handlesMu.Unlock()
+	s.h.refs--
+	if s.h.refs > 0 {
+		return nil
+	}
+	if handles[s.h.key] == s.h {
+		delete(handles, s.h.key)
+	}
+	return s.h.db.Close()
+}
+
+// DB returns the database for queries over the public views.
+func (s *Store) DB() *sql.DB { return s.h.db }
+
+// ReadOnly reports whether writes are refused.
+func (s *Store) ReadOnly() bool { return s.readOnly }
+
+// tx runs fn inside one explicit transaction on a single connection, so
+// that the Appender and ordinary statements share it. Any error rolls the
+// whole transaction back.
+func (s *Store) tx(ctx context.Context, fn func(c *sql.Conn) error) (err error) {
+	if s.readOnly {
+		return ErrReadOnly
+	}
+	s.h.wmu.Lock()
+	defer s.h.wmu.Unlock()
+	c, err := s.h.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
+		return err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			c.ExecContext(context.Background(), "ROLLBACK")
+			panic(p)
+		}
+		if err != nil {
+			if _, rerr := c.ExecContext(context.Background(), "ROLLBACK"); rerr != nil {
+				err = fmt.Errorf("%w (rollback: %v)", err, rerr)
+			}
+			return
+		}
+		if _, cerr := c.ExecContext(ctx, "COMMIT"); cerr != nil {
+			c.ExecContext(context.Background(), "ROLLBACK")
+			err = cerr
+		}
+	}()
+	return fn(c)
+}

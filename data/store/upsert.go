@@ -1,0 +1,428 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"time"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	"incidents/data/incident"
+)
+
+// Status is what an upsert did to one case.
+type Status string
+
+// Upsert statuses.
+const (
+	StatusNew       Status = "new"
+	StatusUpdated   Status = "updated"
+	StatusUnchanged Status = "unchanged"
+)
+
+// RunInfo describes one ingest run for the core.ingest_runs table.
+type RunInfo struct {
+	// Source says what was ingested: "bundled" or the paths given.
+	Source string
+	// Files is the number of files read; Rejected the number refused.
+	Files, Rejected int
+	// Started is when the run began (zero: now).
+	Started time.Time
+}
+
+// ItemStatus is the outcome for one case.
+type ItemStatus struct {
+	ID     string `json:"id"`
+	File   string `json:"file,omitempty"`
+	Status Status `json:"status"`
+}
+
+// IngestReport says what an Upsert did. Run is 0 when nothing changed:
+// an ingest that changes no case writes nothing at all, not even a run
+// record, so re-importing the same files leaves the database identical.
+type IngestReport struct {
+	Run                     int64        `json:"run"`
+	Items                   []ItemStatus `json:"items"`
+	New, Updated, Unchanged int
+}
+
+// Upsert stores cases in one transaction. The content hash decides:
+// identical content is "unchanged" and not written; changed content is
+// "updated": imported tags, sources, action items and references are
+// replaced while human and automatic tags are kept (an imported tag with
+// the key of a kept automatic tag replaces it; a kept human tag wins over
+// an imported one). Incoming human or automatic tags are merged the same
+// way; a case with unchanged content that brings a human or automatic tag
+// the store lacks is "updated" as well (so an edited case file that only
+// adds human tags is not ignored, while re-importing what 'show -o json'
+// printed stays "unchanged"). Any error leaves the database unchanged.
+func (s *Store) Upsert(ctx context.Context, incs []*incident.Incident, run RunInfo) (*IngestReport, error) {
+	if s.readOnly {
+		return nil, ErrReadOnly
+	}
+	if run.Started.IsZero() {
+		run.Started = time.Now()
+	}
+	seen := make(map[string]string, len(incs))
+	for _, in := range incs {
+		if f, dup := seen[in.ID]; dup {
+			return nil, &incident.Error{Kind: incident.ErrDuplicate, File: in.SourceFile, Field: "id",
+				Msg:  fmt.Sprintf("case %s appears twice in one batch (also in %s)", in.ID, f),
+				Hint: "give each case a unique id"}
+		}
+		seen[in.ID] = in.SourceFile
+	}
+	// Validate, hash and marshal on every CPU while the existing hashes are
+	// read and, for a first load, while the cases are appended.
+	enc := startEncoder(incs)
+	type prior struct {
+		hash       string
+		ingestedAt time.Time
+	}
+	existing := make(map[string]prior)
+	rows, err := s.h.db.QueryContext(ctx, `SELECT id, hash, ingested_at FROM core.incidents`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var id, h string
+		var at sql.NullTime
+		if err := rows.Scan(&id, &h, &at); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		existing[id] = prior{h, at.Time}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(existing) > 0 {
+		if err := enc.wait(); err != nil {
+			return nil, err
+		}
+	}
+	// A case whose content is unchanged but which brings human or automatic
+	// tags the store lacks is updated too (the hash covers imported tags
+	// only).
+	var lacking map[string]bool
+	if len(existing) > 0 {
+		if lacking, err = s.lackingTags(ctx, incs, func(i int) bool { return existing[incs[i].ID].hash == enc.hashes[i] }); err != nil {
+			return nil, err
+		}
+	}
+	rep := &IngestReport{Items: make([]ItemStatus, len(incs))}
+	var changed []int
+	var updatedIDs []string
+	for i, in := range incs {
+		st := StatusNew
+		if p, ok := existing[in.ID]; ok {
+			if p.hash == enc.hashes[i] && !lacking[in.ID] {
+				st = StatusUnchanged
+			} else {
+				st = StatusUpdated
+				updatedIDs = append(updatedIDs, in.ID)
+			}
+		}
+		rep.Items[i] = ItemStatus{ID: in.ID, File: in.SourceFile, Status: st}
+		switch st {
+		case StatusNew:
+			rep.New++
+			changed = append(changed, i)
+		case StatusUpdated:
+			rep.Updated++
+			changed = append(changed, i)
+		default:
+			rep.Unchanged++
+		}
+	}
+	if len(changed) == 0 {
+		return rep, nil
+	}
+	now := time.Now().UTC()
+	tr := trace("upsert")
+	defer tr("commit")
+	err = s.tx(ctx, func(c *sql.Conn) error {
+		kept := map[string][]incident.Tag{}
+		if len(updatedIDs) > 0 {
+			if err := withIDs(ctx, c, updatedIDs); err != nil {
+				return err
+			}
+			kept, err = tagsOf(ctx, c, `SELECT incident_id, facet, term, raw, origin, confidence, evidence FROM core.tags
+				WHERE origin <> 'imported' AND incident_id IN (SELECT id FROM temp.batch_ids) ORDER BY incident_id, seq`)
+			if err != nil {
+				return err
+			}
+			for _, t := range []string{"incidents WHERE id", "tags WHERE incident_id", "sources WHERE incident_id", "action_items WHERE incident_id", "refs WHERE incident_id"} {
+				if _, err := c.ExecContext(ctx, "DELETE FROM core."+t+" IN (SELECT id FROM temp.batch_ids)"); err != nil {
+					return err
+				}
+			}
+			if _, err := c.ExecContext(ctx, `DROP TABLE temp.batch_ids`); err != nil {
+				return err
+			}
+		}
+		var runID int64
+		if err := c.QueryRowContext(ctx, `SELECT coalesce(max(run), 0) + 1 FROM core.ingest_runs`).Scan(&runID); err != nil {
+			return err
+		}
+		rep.Run = runID
+		tr("prepare")
+		return appendAll(c, func(ap *appenders) error {
+			defer tr("append")
+			for _, i := range changed {
+				in := incs[i]
+				ingested := now
+				if p, ok := existing[in.ID]; ok && !p.ingestedAt.IsZero() {
+					ingested = p.ingestedAt
+				}
+				tags := incident.MergeTags(nil, in.Tags...)
+				if k := kept[in.ID]; len(k) > 0 {
+					for _, t := range k {
+						if t.Origin == incident.Human {
+							tags = incident.MergeTags(tags, t)
+						}
+					}
+					for _, t := range k {
+						if t.Origin != incident.Human {
+							tags = incident.MergeTags(tags, t)
+						}
+					}
+				}
+				hash, doc, err := enc.get(i)
+				if err != nil {
+					return err
+				}
+				if err := ap.addCase(in, hash, doc, runID, ingested, now, tags); err != nil {
+					return fmt.Errorf("storing case %s: %w", in.ID, err)
+				}
+			}
+			return nil
+		}, func() error {
+			_, err := c.ExecContext(ctx, `INSERT INTO core.ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				runID, run.Started.UTC(), time.Now().UTC(), run.Source, run.Files, run.Rejected, rep.New, rep.Updated, rep.Unchanged)
+			if err == nil && testHookBeforeCommit != nil {
+				err = testHookBeforeCommit()
+			}
+			return err
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// lackingTags returns the ids of the cases selected by same (stored with
+// the same content hash) that carry a human or automatic tag the store does
+// not hold with the same or a more authoritative origin.
+func (s *Store) lackingTags(ctx context.Context, incs []*incident.Incident, same func(int) bool) (map[string]bool, error) {
+	want := map[string][]incident.Tag{}
+	for i, in := range incs {
+		for _, t := range in.Tags {
+			if t.Origin != incident.Imported && same(i) {
+				want[in.ID] = append(want[in.ID], t)
+			}
+		}
+	}
+	if len(want) == 0 {
+		return nil, nil
+	}
+	rows, err := s.h.db.QueryContext(ctx, `SELECT incident_id, facet, coalesce(term, ''), coalesce(raw, ''), origin FROM core.tags`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	have := map[string]map[string]int{}
+	for rows.Next() {
+		var id, facet, term, raw, origin string
+		if err := rows.Scan(&id, &facet, &term, &raw, &origin); err != nil {
+			return nil, err
+		}
+		if want[id] == nil {
+			continue
+		}
+		if have[id] == nil {
+			have[id] = map[string]int{}
+		}
+		k := incident.Tag{Facet: incident.Facet(facet), Term: term, Raw: raw}.Key()
+		if r, ok := have[id][k]; !ok || incident.Origin(origin).Rank() < r {
+			have[id][k] = incident.Origin(origin).Rank()
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for id, tags := range want {
+		for _, t := range tags {
+			if r, ok := have[id][t.Key()]; !ok || r > t.Origin.Rank() {
+				out[id] = true
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// testHookBeforeCommit, when set by a test, runs at the end of an
+// upsert's transaction; an error from it must roll everything back.
+var testHookBeforeCommit func() error
+
+// withIDs loads ids into the temporary table temp.batch_ids.
+func withIDs(ctx context.Context, c *sql.Conn, ids []string) error {
+	if _, err := c.ExecContext(ctx, `CREATE OR REPLACE TEMP TABLE batch_ids (id VARCHAR)`); err != nil {
+		return err
+	}
+	return c.Raw(func(dc any) error {
+		a, err := duckdb.NewAppender(dc.(driver.Conn), "temp", "main", "batch_ids")
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if err := a.AppendRow(id); err != nil {
+				a.Close()
+				return err
+			}
+		}
+		return a.Close()
+	})
+}
+
+// appenders holds one Appender per base table written by an upsert.
+type appenders struct {
+	inc, tags, sources, actions, refs *duckdb.Appender
+}
+
+// appendAll opens the appenders on c, runs fill, closes (flushes) them, then
+// runs after. The caller's transaction makes the whole thing atomic.
+func appendAll(c *sql.Conn, fill func(*appenders) error, after func() error) error {
+	err := c.Raw(func(dc any) error {
+		conn := dc.(driver.Conn)
+		var ap appenders
+		var all []*duckdb.Appender
+		for _, x := range []struct {
+			dst   **duckdb.Appender
+			table string
+		}{{&ap.inc, "incidents"}, {&ap.tags, "tags"}, {&ap.sources, "sources"}, {&ap.actions, "action_items"}, {&ap.refs, "refs"}} {
+			a, err := duckdb.NewAppenderFromConn(conn, "core", x.table)
+			if err != nil {
+				for _, o := range all {
+					o.Close()
+				}
+				return err
+			}
+			*x.dst = a
+			all = append(all, a)
+		}
+		ferr := fill(&ap)
+		for _, a := range all {
+			if cerr := a.Close(); cerr != nil && ferr == nil {
+				ferr = cerr
+			}
+		}
+		return ferr
+	})
+	if err != nil {
+		return err
+	}
+	if after != nil {
+		return after()
+	}
+	return nil
+}
+
+// addCase appends one case and its child rows.
+func (ap *appenders) addCase(in *incident.Incident, hash string, doc []byte, run int64, ingested, now time.Time, tags []incident.Tag) error {
+	var year, month, quarter, day driver.Value
+	if y, m, ok := in.YearMonth(); ok {
+		year = int32(y)
+		dm := time.January
+		if m > 0 {
+			month = int32(m)
+			quarter = incident.QuarterOf(y, time.Month(m))
+			dm = time.Month(m)
+		}
+		d := 1
+		if len(in.Date) == 10 {
+			if t, err := time.Parse("2006-01-02", in.Date); err == nil {
+				d = t.Day()
+			}
+		} else if in.Date == "" && in.Start != nil {
+			d = in.Start.Day()
+		}
+		day = time.Date(y, dm, d, 0, 0, 0, 0, time.UTC)
+	}
+	if err := ap.inc.AppendRow(
+		in.ID, in.Org, nullStr(in.Product), in.Title, nullStr(in.Summary), nullStr(in.Date), day, year, month, quarter,
+		ts(in.Start), ts(in.Detected), ts(in.Mitigated), ts(in.Resolved), nullStr(in.TimeZone),
+		durMin(in.TTD), durSrc(in.TTD), durMin(in.TTR), durSrc(in.TTR),
+		nullStr(in.Severity), nullStr(in.Scope), nullStr(in.UsersAffected), nullStr(in.Region),
+		list(in.Categories), list(in.Keywords), nullStr(in.Format), nullStr(in.SourceFile), caseSchema(in.Schema),
+		hash, string(doc), run, ingested, now,
+	); err != nil {
+		return err
+	}
+	for i, t := range tags {
+		if err := ap.tags.AppendRow(in.ID, int32(i), string(t.Facet), nullStr(t.Term), nullStr(t.Raw), string(t.Origin), nullF(t.Confidence), nullStr(t.Evidence)); err != nil {
+			return err
+		}
+	}
+	for i, src := range in.Sources {
+		if err := ap.sources.AppendRow(in.ID, int32(i), nullStr(src.URL), nullStr(src.Kind), nullStr(src.Note)); err != nil {
+			return err
+		}
+	}
+	for i, a := range in.ActionItems {
+		if err := ap.actions.AppendRow(in.ID, int32(i), a); err != nil {
+			return err
+		}
+	}
+	for i, r := range in.References {
+		var y driver.Value
+		if r.Year != 0 {
+			y = int32(r.Year)
+		}
+		if err := ap.refs.AppendRow(in.ID, int32(i), r.ID, nullStr(r.Title), nullStr(r.Org), y, nullStr(r.Reason)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func ts(t *time.Time) driver.Value {
+	if t == nil {
+		return nil
+	}
+	return t.UTC()
+}
+
+func durMin(d *incident.Duration) driver.Value {
+	if d == nil {
+		return nil
+	}
+	return d.Minutes
+}
+
+func durSrc(d *incident.Duration) driver.Value {
+	if d == nil || d.Source == "" {
+		return nil
+	}
+	return d.Source
+}
+
+func nullF(f float64) driver.Value {
+	if f == 0 {
+		return nil
+	}
+	return f
+}
+
+func list(l []string) driver.Value {
+	if l == nil {
+		return nil
+	}
+	return l
+}

@@ -1,0 +1,195 @@
+package store
+
+// View is one public view users query with SQL; its columns are stable
+// across releases (new columns may be added at the end).
+type View struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	SQL         string   `json:"-"`
+	Columns     []Column `json:"columns"`
+}
+
+// Column documents one column of a public view.
+type Column struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Description string `json:"description"`
+}
+
+// Views returns the public views in the order they are documented.
+func Views() []View {
+	return []View{
+		{
+			Name:        "incidents",
+			Description: "One row per case with its dates, durations and primary root cause.",
+			SQL: `SELECT i.id, i.org, i.product, i.title, i.summary, i.date, i.day, i.year, i.quarter, i.month,
+	i.start_ts, i.detected_ts, i.mitigated_ts, i.resolved_ts, i.time_zone,
+	i.ttd_minutes, i.ttr_minutes, i.ttd_source, i.ttr_source,
+	i.severity, i.scope, i.users_affected, i.region,
+	rc.term AS root_cause, split_part(rc.term, '/', 1) AS root_cause_class,
+	i.categories, i.keywords,
+	(SELECT count(*) FROM core.sources s WHERE s.incident_id = i.id) AS n_sources,
+	(SELECT count(*) FROM core.tags t WHERE t.incident_id = i.id) AS n_tags,
+	i.format, i.source_file, i.hash, i.ingested_at, i.updated_at
+FROM core.incidents i
+LEFT JOIN (SELECT incident_id, arg_min(term, (CASE origin WHEN 'human' THEN 0 WHEN 'imported' THEN 1 ELSE 2 END) * 1000000 + seq) AS term
+	FROM core.tags WHERE facet = 'root_cause' AND term IS NOT NULL AND term <> '' GROUP BY incident_id) rc ON rc.incident_id = i.id`,
+			Columns: []Column{
+				{"id", "VARCHAR", "Case id, e.g. IL-0395."},
+				{"org", "VARCHAR", "Organisation the incident happened to."},
+				{"product", "VARCHAR", "Product or service affected, when named."},
+				{"title", "VARCHAR", "One-line title."},
+				{"summary", "VARCHAR", "Short summary."},
+				{"date", "VARCHAR", "Civil start date as given: YYYY-MM-DD, YYYY-MM or YYYY."},
+				{"day", "DATE", "date as a DATE for sorting and ranges; a month or year counts from its first day (2017-04 is 2017-04-01)."},
+				{"year", "INTEGER", "Year the incident began."},
+				{"quarter", "VARCHAR", "Quarter such as 2017Q2; NULL when only the year is known."},
+				{"month", "INTEGER", "Month 1-12; NULL when only the year is known."},
+				{"start_ts", "TIMESTAMP", "Start of impact, UTC."},
+				{"detected_ts", "TIMESTAMP", "When the incident was detected, UTC."},
+				{"mitigated_ts", "TIMESTAMP", "When impact was mitigated, UTC."},
+				{"resolved_ts", "TIMESTAMP", "When the incident was resolved, UTC."},
+				{"time_zone", "VARCHAR", "Time zone the source states times in."},
+				{"ttd_minutes", "DOUBLE", "Time to detect in minutes; NULL when unknown (unknown is not zero)."},
+				{"ttr_minutes", "DOUBLE", "Time to resolve in minutes; NULL when unknown."},
+				{"ttd_source", "VARCHAR", "'given' when the source states TTD, 'derived' when computed from timestamps."},
+				{"ttr_source", "VARCHAR", "'given' or 'derived', as for ttd_source."},
+				{"severity", "VARCHAR", "Severity as the source states it."},
+				{"scope", "VARCHAR", "Scope of impact (global, regional, ...)."},
+				{"users_affected", "VARCHAR", "Who or how many were affected, as stated."},
+				{"region", "VARCHAR", "Region or location affected."},
+				{"root_cause", "VARCHAR", "Primary root-cause term id (human over imported over auto tags), e.g. software-defect/config-change."},
+				{"root_cause_class", "VARCHAR", "Top-level class of root_cause, e.g. software-defect."},
+				{"categories", "VARCHAR[]", "Source categories as given."},
+				{"keywords", "VARCHAR[]", "Source keywords as given."},
+				{"n_sources", "BIGINT", "Number of sources."},
+				{"n_tags", "BIGINT", "Number of tags of any origin."},
+				{"format", "VARCHAR", "Importer that produced the case (casepage, json, markdown, rawtext, list)."},
+				{"source_file", "VARCHAR", "File the case was imported from."},
+				{"hash", "VARCHAR", "Content hash; re-importing identical content changes nothing."},
+				{"ingested_at", "TIMESTAMP", "When the case was first imported, UTC."},
+				{"updated_at", "TIMESTAMP", "When the case content last changed, UTC."},
+			},
+		},
+		{
+			Name:        "durations",
+			Description: "Known TTD and TTR figures, one row per case and metric; unknown figures have no row.",
+			SQL: `SELECT id AS incident_id, 'ttd' AS metric, ttd_minutes AS minutes, ttd_source AS source, quarter, year, org
+FROM core.incidents WHERE ttd_minutes IS NOT NULL
+UNION ALL
+SELECT id, 'ttr', ttr_minutes, ttr_source, quarter, year, org
+FROM core.incidents WHERE ttr_minutes IS NOT NULL`,
+			Columns: []Column{
+				{"incident_id", "VARCHAR", "Case id."},
+				{"metric", "VARCHAR", "'ttd' (time to detect) or 'ttr' (time to resolve)."},
+				{"minutes", "DOUBLE", "The figure in minutes."},
+				{"source", "VARCHAR", "'given' or 'derived'."},
+				{"quarter", "VARCHAR", "Quarter of the case, e.g. 2017Q2."},
+				{"year", "INTEGER", "Year of the case."},
+				{"org", "VARCHAR", "Organisation."},
+			},
+		},
+		{
+			Name:        "tags",
+			Description: "Taxonomy tags on cases with their labels, origin and evidence.",
+			SQL: `SELECT t.incident_id, t.facet, t.term, coalesce(v.label, t.raw) AS label,
+	coalesce(v.class, split_part(t.term, '/', 1)) AS class, t.origin, t.confidence, t.evidence, t.raw, t.seq
+FROM core.tags t LEFT JOIN core.vocab v ON v.facet = t.facet AND v.term = t.term`,
+			Columns: []Column{
+				{"incident_id", "VARCHAR", "Case id."},
+				{"facet", "VARCHAR", "symptom, root_cause, trigger, component, detection or remediation."},
+				{"term", "VARCHAR", "Vocabulary term id; NULL for an imported tag that matched no term."},
+				{"label", "VARCHAR", "Term label from the vocabulary (the raw text when unmatched)."},
+				{"class", "VARCHAR", "Top-level term id (hardware for hardware/power)."},
+				{"origin", "VARCHAR", "human, imported or auto."},
+				{"confidence", "DOUBLE", "Confidence of an automatic tag, 0-1."},
+				{"evidence", "VARCHAR", "Sentence that produced an automatic tag."},
+				{"raw", "VARCHAR", "Tag text as the source wrote it."},
+				{"seq", "INTEGER", "Position of the tag on its case."},
+			},
+		},
+		{
+			Name:        "related",
+			Description: "Related-case links of the current generation, best first.",
+			SQL: `SELECT l.from_id AS incident_id, l.to_id AS related_id, l.rank, l.score, l.text_score, l.tag_score,
+	l.reason, l.shared_tags, l.shared_terms, l.pinned, l.generation
+FROM core.links l JOIN core.generations g ON g.gen = l.generation AND g.current`,
+			Columns: []Column{
+				{"incident_id", "VARCHAR", "Case the link starts from."},
+				{"related_id", "VARCHAR", "Related case."},
+				{"rank", "INTEGER", "1 for the most related case."},
+				{"score", "DOUBLE", "Combined similarity score."},
+				{"text_score", "DOUBLE", "Narrative text similarity part of the score."},
+				{"tag_score", "DOUBLE", "Shared taxonomy tags part of the score."},
+				{"reason", "VARCHAR", "One-line explanation, e.g. 'same root cause · shared Cloud load balancer'."},
+				{"shared_tags", "VARCHAR", "JSON object: shared term ids by facet."},
+				{"shared_terms", "VARCHAR[]", "Narrative terms that contributed most to text_score."},
+				{"pinned", "BOOLEAN", "True when a human pinned the link."},
+				{"generation", "BIGINT", "Link generation the row belongs to (always the current one)."},
+			},
+		},
+		{
+			Name:        "sources",
+			Description: "Where each case's facts come from.",
+			SQL:         `SELECT incident_id, seq, url, kind, note FROM core.sources`,
+			Columns: []Column{
+				{"incident_id", "VARCHAR", "Case id."},
+				{"seq", "INTEGER", "Position of the source on its case."},
+				{"url", "VARCHAR", "Address of the source."},
+				{"kind", "VARCHAR", "official-status, blog, list, archive, ..."},
+				{"note", "VARCHAR", "Free note."},
+			},
+		},
+		{
+			Name:        "action_items",
+			Description: "Follow-up actions listed by each case.",
+			SQL:         `SELECT incident_id, seq, text FROM core.action_items`,
+			Columns: []Column{
+				{"incident_id", "VARCHAR", "Case id."},
+				{"seq", "INTEGER", "Position of the item on its case."},
+				{"text", "VARCHAR", "The action item."},
+			},
+		},
+		{
+			Name:        "references",
+			Description: "Related cases named by the imported source itself (evaluation labels, not computed links). Quote the name in SQL: SELECT * FROM \"references\".",
+			SQL:         `SELECT incident_id, seq, ref_id AS referenced_id, title, org, year, reason FROM core.refs`,
+			Columns: []Column{
+				{"incident_id", "VARCHAR", "Case whose source names the reference."},
+				{"seq", "INTEGER", "Position of the reference on its case."},
+				{"referenced_id", "VARCHAR", "Id of the referenced case (it may not be in the database)."},
+				{"title", "VARCHAR", "Title of the referenced case as given."},
+				{"org", "VARCHAR", "Organisation of the referenced case as given."},
+				{"year", "INTEGER", "Year of the referenced case as given."},
+				{"reason", "VARCHAR", "Why the source relates the cases."},
+			},
+		},
+		{
+			Name:        "vocab",
+			Description: "The controlled vocabulary: every taxonomy term with its label.",
+			SQL:         `SELECT facet, term, label, class, parent, description FROM core.vocab`,
+			Columns: []Column{
+				{"facet", "VARCHAR", "Facet of the term."},
+				{"term", "VARCHAR", "Stable term id."},
+				{"label", "VARCHAR", "Label as shown."},
+				{"class", "VARCHAR", "Top-level term id."},
+				{"parent", "VARCHAR", "Parent term id for subclasses."},
+				{"description", "VARCHAR", "What the term means."},
+			},
+		},
+		{
+			Name:        "generations",
+			Description: "Related-link generations kept: the current one and the previous one.",
+			SQL:         `SELECT gen AS generation, created_at, cases, newest_date, newest_id, params, current FROM core.generations`,
+			Columns: []Column{
+				{"generation", "BIGINT", "Generation number, increasing."},
+				{"created_at", "TIMESTAMP", "When it was computed, UTC."},
+				{"cases", "INTEGER", "Number of cases it covers."},
+				{"newest_date", "VARCHAR", "Date of the newest case covered."},
+				{"newest_id", "VARCHAR", "Id of the newest case covered."},
+				{"params", "VARCHAR", "Parameters of the computation (JSON)."},
+				{"current", "BOOLEAN", "True for the generation the related view shows."},
+			},
+		},
+	}
+}
