@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"incidents/cmd/incidents/internal/engine"
+	"incidents/cmd/incidents/internal/mcptools"
+)
+
+func init() { register(newMCPCmd) }
+
+func newMCPCmd(app *App) *cobra.Command {
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the MCP tools over stdio",
+		Long: `mcp runs a Model Context Protocol server on stdin and stdout (newline-
+delimited JSON-RPC) for clients that start it as a subprocess. Its tools:
+search_incidents, get_incident, list_incidents, similar_incidents,
+get_topic, vocab, stats and query_sql (read-only).
+
+Like serve, it answers from an in-memory snapshot of the database, holds the
+file open only while loading (and during one SQL or statistics call), and
+reloads when the file changes. Diagnostics go to stderr.`,
+		Example: `  incidents --db incidents.duckdb mcp
+  # client configuration: {"command": "incidents", "args": ["--db", "/path/incidents.duckdb", "mcp"]}`,
+		Args: cobra.NoArgs,
+	}
+	cmd.Flags().BoolVar(&quiet, "quiet", false, "do not log reloads to stderr")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx := cmd.Context()
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		logf := func(format string, a ...any) {
+			if !quiet {
+				fmt.Fprintf(app.Stderr, "mcp: "+format+"\n", a...)
+			}
+		}
+		e, err := openEngine(ctx, app, engine.DefaultPollInterval, logf)
+		if err != nil {
+			return err
+		}
+		defer e.Close()
+		go e.Watch(ctx)
+		t := &mcp.IOTransport{Reader: io.NopCloser(app.Stdin), Writer: nopWriteCloser{app.Stdout}}
+		return mcptools.NewServer(e, serverVersion).Run(ctx, t)
+	}
+	return cmd
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

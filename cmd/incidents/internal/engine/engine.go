@@ -1,0 +1,237 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"incidents/data/store"
+	"incidents/similarity"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// Path is the database file.
+	Path string
+	// Params configure the similarity index; the zero value takes the
+	// parameters stored with the current link generation, else the defaults.
+	Params *similarity.Params
+	// PollInterval is how often the file is checked for changes (default
+	// 2s); a negative value turns the watcher off (Reload still works).
+	PollInterval time.Duration
+	// Logf receives one line per reload and per failed reload (nil: quiet).
+	Logf func(format string, args ...any)
+}
+
+// DefaultPollInterval is how often Watch looks at the database file.
+const DefaultPollInterval = 2 * time.Second
+
+// ErrBusy is wrapped by errors returned when the database file is held by a
+// writer in another process; the message names the holder.
+var ErrBusy = errors.New("database busy")
+
+// Engine answers queries from one in-memory snapshot of a database file and
+// swaps in a new snapshot when the file changes. It is safe for concurrent
+// use.
+type Engine struct {
+	opt      Options
+	cur      atomic.Pointer[Snapshot]
+	reloadMu sync.Mutex
+	gen      int64 // snapshot counter, under reloadMu
+
+	stop chan struct{}
+	once sync.Once
+}
+
+// Open loads the first snapshot of the database at opt.Path. The file is
+// opened read-only and closed again before Open returns.
+func Open(ctx context.Context, opt Options) (*Engine, error) {
+	if opt.PollInterval == 0 {
+		opt.PollInterval = DefaultPollInterval
+	}
+	e := &Engine{opt: opt, stop: make(chan struct{})}
+	if _, err := e.Reload(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Snapshot returns the current snapshot. Use one snapshot for a whole
+// request so that every figure comes from the same generation.
+func (e *Engine) Snapshot() *Snapshot { return e.cur.Load() }
+
+// Path returns the database file.
+func (e *Engine) Path() string { return e.opt.Path }
+
+func (e *Engine) logf(format string, args ...any) {
+	if e.opt.Logf != nil {
+		e.opt.Logf(format, args...)
+	}
+}
+
+// fileState is what the watcher compares: size and modification time of
+// the database file and of its write-ahead log.
+type fileState struct {
+	Size, WALSize   int64
+	ModNs, WALModNs int64
+}
+
+func statFile(path string) (fileState, error) {
+	var st fileState
+	fi, err := os.Stat(path)
+	if err != nil {
+		return st, err
+	}
+	st.Size, st.ModNs = fi.Size(), fi.ModTime().UnixNano()
+	if w, err := os.Stat(path + ".wal"); err == nil {
+		st.WALSize, st.WALModNs = w.Size(), w.ModTime().UnixNano()
+	}
+	return st, nil
+}
+
+// openRO opens the file read-only, explaining a lock held by a writer.
+func (e *Engine) openRO(ctx context.Context) (*store.Store, error) {
+	st, err := store.Open(ctx, e.opt.Path, store.Options{ReadOnly: true})
+	if err != nil {
+		if errors.Is(err, store.ErrLocked) {
+			return nil, fmt.Errorf("%w: %s is being written by another process; the server keeps the previous snapshot and retries: %v", ErrBusy, e.opt.Path, err)
+		}
+		return nil, err
+	}
+	return st, nil
+}
+
+// Reload loads a new snapshot when the database file changed since the
+// current one was loaded (or when none is loaded) and swaps it in
+// atomically. It reports whether a new snapshot was installed. On error the
+// current snapshot stays.
+func (e *Engine) Reload(ctx context.Context) (bool, error) {
+	cur := e.cur.Load()
+	if cur != nil {
+		if fs, err := statFile(e.opt.Path); err == nil && fs == cur.file {
+			return false, nil
+		}
+	}
+	st, err := e.openRO(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer st.Close()
+	return e.reloadFrom(ctx, st, true)
+}
+
+// reloadFrom loads from an open store when the file differs from the
+// current snapshot. The caller holds the file open (read-only), so no
+// writer can change it meanwhile. With release, the store is closed as soon
+// as the data is read, before the index is built, so that writers wait as
+// little as possible.
+func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, release bool) (bool, error) {
+	e.reloadMu.Lock()
+	defer e.reloadMu.Unlock()
+	fs, err := statFile(e.opt.Path)
+	if err != nil {
+		return false, err
+	}
+	if cur := e.cur.Load(); cur != nil && cur.file == fs {
+		return false, nil
+	}
+	started := time.Now()
+	p := e.params(ctx, st)
+	snap, ovs, err := read(ctx, st)
+	if err != nil {
+		return false, fmt.Errorf("loading %s: %w", e.opt.Path, err)
+	}
+	readTime := time.Since(started)
+	if release {
+		st.Close()
+	}
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	snap.build(p, ovs)
+	e.gen++
+	snap.Gen = e.gen
+	snap.file = fs
+	snap.LoadedAt = time.Now()
+	snap.LoadTime = time.Since(started)
+	e.cur.Store(snap)
+	links := int64(0)
+	if snap.Links != nil {
+		links = snap.Links.Gen
+	}
+	snap.ReadTime = readTime
+	e.logf("loaded snapshot %d: %d cases, link generation %d, in %s (file held %s)", snap.Gen, len(snap.Cases), links, snap.LoadTime.Round(time.Millisecond), readTime.Round(time.Millisecond))
+	return true, nil
+}
+
+// params chooses the similarity parameters: Options.Params, else those
+// stored with the current generation, else the defaults.
+func (e *Engine) params(ctx context.Context, st *store.Store) similarity.Params {
+	if e.opt.Params != nil {
+		return *e.opt.Params
+	}
+	p := similarity.DefaultParams()
+	g, err := st.CurrentGeneration(ctx)
+	if err == nil && g != nil && g.Params != "" {
+		q := p
+		if json.Unmarshal([]byte(g.Params), &q) == nil && q.Validate() == nil {
+			p = q
+		}
+	}
+	return p
+}
+
+// WithDB opens the file read-only for fn, first reloading the snapshot if
+// the file changed, and passes fn the snapshot that matches the file. The
+// file is closed when fn returns (and no other request still uses it).
+func (e *Engine) WithDB(ctx context.Context, fn func(st *store.Store, snap *Snapshot) error) error {
+	st, err := e.openRO(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if _, err := e.reloadFrom(ctx, st, false); err != nil {
+		return err
+	}
+	return fn(st, e.cur.Load())
+}
+
+// Watch checks the file every PollInterval and reloads when it changed,
+// until ctx ends or Close is called. It returns at once when the interval
+// is negative.
+func (e *Engine) Watch(ctx context.Context) {
+	if e.opt.PollInterval < 0 {
+		return
+	}
+	t := time.NewTicker(e.opt.PollInterval)
+	defer t.Stop()
+	var lastErr string
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-e.stop:
+			return
+		case <-t.C:
+		}
+		_, err := e.Reload(ctx)
+		switch {
+		case err != nil && err.Error() != lastErr:
+			e.logf("reload: %v", err)
+			lastErr = err.Error()
+		case err == nil:
+			lastErr = ""
+		}
+	}
+}
+
+// Close stops a running Watch. The engine holds no open file otherwise.
+func (e *Engine) Close() error {
+	e.once.Do(func() { close(e.stop) })
+	return nil
+}

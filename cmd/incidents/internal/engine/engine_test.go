@@ -1,0 +1,260 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"incidents/analysis"
+	"incidents/cmd/incidents/internal/engine"
+	"incidents/cmd/incidents/internal/engine/enginetest"
+	"incidents/data/incident"
+	"incidents/data/store"
+)
+
+func open(t *testing.T, path string) *engine.Engine {
+	t.Helper()
+	e, err := engine.Open(context.Background(), engine.Options{Path: path, PollInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func extraCase(id string) *incident.Incident {
+	return &incident.Incident{ID: id, Org: "Examplecorp", Title: "DNS resolver outage after a config push",
+		Date: "2024-08-02", Narrative: "A config push broke the DNS resolvers. <script>alert(1)</script>",
+		TTR: incident.Minutes(42),
+		Tags: []incident.Tag{{Facet: incident.RootCause, Term: "configuration-error", Origin: incident.Human},
+			{Facet: incident.Component, Term: "dns", Origin: incident.Human}}}
+}
+
+func TestSnapshotQueries(t *testing.T) {
+	path := enginetest.NewDB(t, extraCase("test-dns-1"))
+	e := open(t, path)
+	s := e.Snapshot()
+	if len(s.Cases) < 100 || s.Links == nil || s.Gen != 1 {
+		t.Fatalf("snapshot: %d cases, links %v, gen %d", len(s.Cases), s.Links, s.Gen)
+	}
+	d, err := s.Detail("test-dns-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Related) == 0 || d.Related[0].Title == "" || d.Related[0].Reason == "" {
+		t.Fatalf("related of test-dns-1: %+v", d.Related)
+	}
+	// Links both ways: the first related case's incoming links or ours.
+	back := 0
+	for _, c := range s.Cases {
+		dd, _ := s.Detail(c.ID)
+		back += len(dd.RelatedFrom)
+	}
+	if back == 0 {
+		t.Fatal("no case has incoming links")
+	}
+	if _, err := s.Detail("no-such-case"); incident.KindOf(err) != incident.ErrNotFound {
+		t.Fatalf("unknown id: %v", err)
+	}
+	sim, err := s.Similar("test-dns-1", 3)
+	if err != nil || len(sim) != 3 || sim[0].Score < sim[2].Score {
+		t.Fatalf("similar: %v %+v", err, sim)
+	}
+	for _, tc := range []struct {
+		name string
+		f    engine.Filter
+		want func(p engine.Page) bool
+	}{
+		{"all newest first", engine.Filter{Limit: 5}, func(p engine.Page) bool {
+			return p.Total == len(s.Cases) && len(p.Cases) == 5 && p.Cases[0].Date >= p.Cases[4].Date
+		}},
+		{"root cause class", engine.Filter{RootCause: "configuration-error", Limit: 500}, func(p engine.Page) bool {
+			for _, c := range p.Cases {
+				if !strings.HasPrefix(c.RootCause, "configuration-error") {
+					return false
+				}
+			}
+			return p.Total > 0
+		}},
+		{"org and year", engine.Filter{Org: "examplecorp", Year: 2024}, func(p engine.Page) bool {
+			return p.Total == 1 && p.Cases[0].ID == "test-dns-1"
+		}},
+		{"search", engine.Filter{Q: "DNS resolver config push"}, func(p engine.Page) bool {
+			return p.Total > 0 && p.Cases[0].Score > 0 && len(p.Cases[0].Terms) > 0
+		}},
+		{"search with filter", engine.Filter{Q: "DNS", Org: "Examplecorp"}, func(p engine.Page) bool {
+			return p.Total == 1 && p.Cases[0].ID == "test-dns-1"
+		}},
+		{"paging", engine.Filter{Limit: 2, Offset: 3}, func(p engine.Page) bool {
+			return len(p.Cases) == 2 && p.Offset == 3
+		}},
+		{"nothing", engine.Filter{Org: "nobody-at-all"}, func(p engine.Page) bool { return p.Total == 0 && p.Cases != nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if p := s.List(tc.f); !tc.want(p) {
+				t.Fatalf("%+v", p)
+			}
+		})
+	}
+	tp, err := s.Topic("", "dns", 5)
+	if err != nil || tp.Term.Facet != incident.Component || tp.Total == 0 || len(tp.Cases) == 0 || tp.TTR.N != tp.Total {
+		t.Fatalf("topic: %v %+v", err, tp)
+	}
+	if _, err := s.Topic("", "no-such-term", 5); incident.KindOf(err) != incident.ErrNotFound {
+		t.Fatalf("unknown term: %v", err)
+	}
+	var rc int
+	for _, f := range s.Vocabulary() {
+		for _, term := range f.Terms {
+			if f.Facet == incident.RootCause && term.ID == "configuration-error" {
+				rc = term.Cases
+			}
+		}
+	}
+	if rc == 0 {
+		t.Fatal("vocabulary: configuration-error has no cases")
+	}
+	if fc := s.Facets(10); len(fc["org"]) == 0 || len(fc["org"]) > 10 || len(fc["year"]) == 0 || len(fc["root_cause"]) == 0 {
+		t.Fatalf("facets: %+v", fc)
+	}
+}
+
+func TestReloadSwapsSnapshot(t *testing.T) {
+	path := enginetest.NewDB(t)
+	e := open(t, path)
+	first := e.Snapshot()
+	if changed, err := e.Reload(context.Background()); err != nil || changed {
+		t.Fatalf("reload of an unchanged file: %v %v", changed, err)
+	}
+	// A writer runs while the engine is up: it does not hold the file.
+	enginetest.Write(t, path, []*incident.Incident{extraCase("test-dns-2")})
+	if _, ok := first.Case("test-dns-2"); ok {
+		t.Fatal("the old snapshot changed")
+	}
+	changed, err := e.Reload(context.Background())
+	if err != nil || !changed {
+		t.Fatalf("reload after a write: %v %v", changed, err)
+	}
+	s := e.Snapshot()
+	if _, ok := s.Case("test-dns-2"); !ok || s.Gen != 2 || s.Links.Gen <= first.Links.Gen {
+		t.Fatalf("new snapshot: gen %d links %d (was %d)", s.Gen, s.Links.Gen, first.Links.Gen)
+	}
+	if d, _ := s.Detail("test-dns-2"); len(d.Related) == 0 {
+		t.Fatal("the new case has no links in the new snapshot")
+	}
+}
+
+func TestWatchPicksUpChanges(t *testing.T) {
+	path := enginetest.NewDB(t)
+	e, err := engine.Open(context.Background(), engine.Options{Path: path, PollInterval: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	go e.Watch(context.Background())
+	enginetest.Write(t, path, []*incident.Incident{extraCase("test-dns-3")})
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, ok := e.Snapshot().Case("test-dns-3"); ok {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("the watcher did not load the new case")
+}
+
+func TestSQL(t *testing.T) {
+	path := enginetest.NewDB(t)
+	e := open(t, path)
+	ctx := context.Background()
+	r, err := e.SQL(ctx, "SELECT id, ttr_minutes FROM incidents ORDER BY id", 5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rows) != 5 || !r.Truncated || len(r.Columns) != 2 || r.Snapshot != 1 {
+		t.Fatalf("row limit: %+v", r)
+	}
+	for _, tc := range []struct{ name, stmt, want string }{
+		{"write", "DELETE FROM core.incidents", "only read-only"},
+		{"two statements", "SELECT 1; SELECT 2", "2 statements"},
+		{"create", "CREATE TABLE x AS SELECT 1", "only read-only"},
+		{"write in CTE", "WITH x AS (SELECT 1) INSERT INTO core.vocab SELECT * FROM core.vocab", "read-only"},
+		{"file access", "SELECT * FROM read_text('/etc/hostname')", "not reachable"},
+		{"copy out", "COPY (SELECT 1) TO '/tmp/x.csv'", "only read-only"},
+		{"missing view", "SELECT * FROM nothing_here", "views are"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := e.SQL(ctx, tc.stmt, 0, 0)
+			if err == nil || !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(tc.want)) {
+				t.Fatalf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+	_, err = e.SQL(ctx, "SELECT count(*) FROM range(100000000000) a, range(100) b", 0, 200*time.Millisecond)
+	var se *engine.SQLError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "time limit") {
+		t.Fatalf("timeout: %v", err)
+	}
+}
+
+func TestStatsCachedPerSnapshot(t *testing.T) {
+	path := enginetest.NewDB(t)
+	e := open(t, path)
+	ctx := context.Background()
+	a, err := e.Stats(ctx, analysis.Query{By: "root_cause_class"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := e.Stats(ctx, analysis.Query{By: "root_cause_class"})
+	if err != nil || a != b {
+		t.Fatalf("second call not served from the cache: %v", err)
+	}
+	if len(a.Rows) < 3 || a.Cases != len(e.Snapshot().Cases) {
+		t.Fatalf("stats: %d rows over %d cases", len(a.Rows), a.Cases)
+	}
+	if _, err := e.Stats(ctx, analysis.Query{By: "nonsense"}); incident.KindOf(err) != incident.ErrInvalid {
+		t.Fatalf("bad grouping: %v", err)
+	}
+	// After a write the cache belongs to the old snapshot.
+	enginetest.Write(t, path, []*incident.Incident{extraCase("test-dns-4")})
+	c, err := e.Stats(ctx, analysis.Query{By: "root_cause_class"})
+	if err != nil || c.Cases != a.Cases+1 {
+		t.Fatalf("stats after write: %v, %d cases (was %d)", err, c.Cases, a.Cases)
+	}
+	_ = store.Options{}
+}
+
+func TestNoLinkGenerationYet(t *testing.T) {
+	path := t.TempDir() + "/fresh.duckdb"
+	st, err := store.Open(context.Background(), path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := extraCase("test-a"), extraCase("test-b")
+	if _, err := st.Upsert(context.Background(), []*incident.Incident{a, b}, store.RunInfo{Source: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	e := open(t, path)
+	s := e.Snapshot()
+	if s.Links != nil || len(s.Cases) != 2 {
+		t.Fatalf("links %v, %d cases", s.Links, len(s.Cases))
+	}
+	d, err := s.Detail("test-a")
+	if err != nil || len(d.Related) != 0 || d.Generation != 0 {
+		t.Fatalf("detail without links: %v %+v", err, d)
+	}
+	sim, err := s.Similar("test-a", 5)
+	if err != nil || len(sim) != 1 || sim[0].To != "test-b" {
+		t.Fatalf("similar without stored links: %v %+v", err, sim)
+	}
+}
+
+func TestOpenMissingFile(t *testing.T) {
+	_, err := engine.Open(context.Background(), engine.Options{Path: t.TempDir() + "/none.duckdb", PollInterval: -1})
+	if incident.KindOf(err) != incident.ErrNotFound {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -1,0 +1,91 @@
+package enginetest
+
+import (
+	"context"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"incidents/data"
+	"incidents/data/incident"
+	"incidents/data/ingest"
+	"incidents/data/store"
+	"incidents/similarity"
+)
+
+// Bundled returns the bundled cases, parsed as 'incidents ingest --bundled'
+// parses them.
+func Bundled(tb testing.TB) []*incident.Incident {
+	tb.Helper()
+	fsys := data.Cases()
+	names, err := fs.Glob(fsys, "*.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sort.Strings(names)
+	var out []*incident.Incident
+	for _, n := range names {
+		b, err := fs.ReadFile(fsys, n)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		res, err := ingest.ParseChecked(ingest.Input{Name: n, Data: b}, "")
+		if err != nil {
+			tb.Fatalf("bundled case %s: %v", n, err)
+		}
+		out = append(out, res.Incidents...)
+	}
+	if len(out) == 0 {
+		tb.Fatal("the build bundles no cases")
+	}
+	return out
+}
+
+// Write stores cases in the database at path (created when missing) and
+// computes a new related-link generation over every stored case.
+func Write(tb testing.TB, path string, cases []*incident.Incident) {
+	tb.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Upsert(ctx, cases, store.RunInfo{Source: "test", Files: len(cases)}); err != nil {
+		tb.Fatal(err)
+	}
+	if err := Recompute(ctx, st); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// Recompute writes a new link generation over every case in st.
+func Recompute(ctx context.Context, st *store.Store) error {
+	all, err := st.List(ctx, store.Filter{})
+	if err != nil {
+		return err
+	}
+	ovs, err := st.Overrides(ctx)
+	if err != nil {
+		return err
+	}
+	p := similarity.DefaultParams()
+	ix := similarity.Build(all, p)
+	links := ix.AllTopK(ctx, similarity.DefaultK, ovs, nil)
+	g := store.Generation{Cases: len(all)}
+	if len(all) > 0 {
+		g.NewestDate, g.NewestID = all[len(all)-1].Date, all[len(all)-1].ID
+	}
+	_, err = st.WriteGeneration(ctx, g, links)
+	return err
+}
+
+// NewDB returns the path of a fresh database in a temporary directory
+// holding the bundled corpus plus extra cases, with links computed.
+func NewDB(tb testing.TB, extra ...*incident.Incident) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "incidents.duckdb")
+	Write(tb, path, append(Bundled(tb), extra...))
+	return path
+}

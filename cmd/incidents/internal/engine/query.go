@@ -1,0 +1,344 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"incidents/data/incident"
+	"incidents/similarity"
+)
+
+// Paging limits.
+const (
+	DefaultLimit = 50
+	MaxLimit     = 500
+	// MaxSearchHits bounds how deep free-text search results can be paged.
+	MaxSearchHits = 2000
+	// MaxK bounds the k of Similar.
+	MaxK = 100
+)
+
+// Filter selects cases; zero fields do not filter.
+type Filter struct {
+	// Q is free text ranked by the similarity index's text vectors.
+	Q string `json:"q,omitempty" jsonschema:"free-text query over titles, summaries and narratives; results are ranked by relevance"`
+	// Term filters by facet (a term also matches its subclasses).
+	RootCause string `json:"root_cause,omitempty" jsonschema:"root cause term id, e.g. configuration-error or hardware/power (a class matches its subclasses)"`
+	Symptom   string `json:"symptom,omitempty" jsonschema:"symptom term id, e.g. high-error-rate"`
+	Component string `json:"component,omitempty" jsonschema:"component term id, e.g. dns or load-balancer"`
+	Trigger   string `json:"trigger,omitempty" jsonschema:"trigger term id, e.g. config-push"`
+	Org       string `json:"org,omitempty" jsonschema:"organisation, case-insensitive, e.g. GitHub"`
+	Year      int    `json:"year,omitempty" jsonschema:"year the incident began, e.g. 2021"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"page size (default 50, at most 500)"`
+	Offset    int    `json:"offset,omitempty" jsonschema:"number of results to skip"`
+}
+
+// Normalize bounds Limit and Offset and trims the texts.
+func (f Filter) Normalize() Filter {
+	if f.Limit <= 0 {
+		f.Limit = DefaultLimit
+	}
+	f.Limit = min(f.Limit, MaxLimit)
+	f.Offset = max(f.Offset, 0)
+	f.Q = strings.TrimSpace(f.Q)
+	f.Org = strings.TrimSpace(f.Org)
+	return f
+}
+
+// CaseSummary is one line of a case list.
+type CaseSummary struct {
+	ID        string             `json:"id"`
+	Org       string             `json:"org"`
+	Title     string             `json:"title"`
+	Date      string             `json:"date,omitempty"`
+	RootCause string             `json:"root_cause,omitempty"`
+	TTD       *incident.Duration `json:"ttd,omitempty"`
+	TTR       *incident.Duration `json:"ttr,omitempty"`
+	// Score and Terms are set for search results.
+	Score float64  `json:"score,omitempty"`
+	Terms []string `json:"terms,omitempty"`
+}
+
+// Page is one page of a case list.
+type Page struct {
+	Total  int           `json:"total"`
+	Offset int           `json:"offset"`
+	Limit  int           `json:"limit"`
+	Cases  []CaseSummary `json:"cases"`
+	// Snapshot and Generation identify the data the page comes from.
+	Snapshot   int64 `json:"snapshot"`
+	Generation int64 `json:"generation"`
+}
+
+// Summary returns the list line of c.
+func Summary(c *incident.Incident) CaseSummary {
+	cs := CaseSummary{ID: c.ID, Org: c.Org, Title: c.Title, Date: c.Date, TTD: c.TTD, TTR: c.TTR}
+	if rc := primary(c, incident.RootCause); rc != "" {
+		cs.RootCause = rc
+	}
+	return cs
+}
+
+// primary returns the most authoritative term of facet f on c.
+func primary(c *incident.Incident, f incident.Facet) string {
+	best, rank := "", 99
+	for _, t := range c.Tags {
+		if t.Facet == f && t.Term != "" && t.Origin.Rank() < rank {
+			best, rank = t.Term, t.Origin.Rank()
+		}
+	}
+	return best
+}
+
+// hasTerm reports whether c has a tag of facet f equal to term or below it.
+func hasTerm(c *incident.Incident, f incident.Facet, term string) bool {
+	for _, t := range c.Tags {
+		if t.Facet == f && (t.Term == term || strings.HasPrefix(t.Term, term+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// match returns the predicate of the non-text part of f (nil: all).
+func (f Filter) match() func(*incident.Incident) bool {
+	type ft struct {
+		facet incident.Facet
+		term  string
+	}
+	var terms []ft
+	for _, x := range []ft{{incident.RootCause, f.RootCause}, {incident.Symptom, f.Symptom}, {incident.Component, f.Component}, {incident.Trigger, f.Trigger}} {
+		if x.term != "" {
+			terms = append(terms, x)
+		}
+	}
+	if len(terms) == 0 && f.Org == "" && f.Year == 0 {
+		return nil
+	}
+	return func(c *incident.Incident) bool {
+		if f.Org != "" && !strings.EqualFold(c.Org, f.Org) {
+			return false
+		}
+		if f.Year != 0 {
+			if y, _, ok := c.YearMonth(); !ok || y != f.Year {
+				return false
+			}
+		}
+		for _, t := range terms {
+			if !hasTerm(c, t.facet, t.term) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// candidates returns the smallest posting list the filter allows (case
+// indexes in date order), or nil for every case.
+func (s *Snapshot) candidates(f Filter) (list []int32, all bool) {
+	all = true
+	pick := func(l []int32) {
+		if all || len(l) < len(list) {
+			list, all = l, false
+		}
+	}
+	for _, x := range []struct {
+		facet incident.Facet
+		term  string
+	}{{incident.RootCause, f.RootCause}, {incident.Symptom, f.Symptom}, {incident.Component, f.Component}, {incident.Trigger, f.Trigger}} {
+		if x.term != "" {
+			pick(s.terms[x.facet][x.term])
+		}
+	}
+	if f.Org != "" {
+		pick(s.orgs[strings.ToLower(f.Org)])
+	}
+	if f.Year != 0 {
+		pick(s.years[f.Year])
+	}
+	return list, all
+}
+
+// List returns one page of the cases f selects: by relevance when f.Q is
+// set, else newest first.
+func (s *Snapshot) List(f Filter) Page {
+	f = f.Normalize()
+	p := Page{Offset: f.Offset, Limit: f.Limit, Snapshot: s.Gen, Cases: []CaseSummary{}}
+	if s.Links != nil {
+		p.Generation = s.Links.Gen
+	}
+	match := f.match()
+	if f.Q != "" {
+		hits := s.Index.Search(f.Q, match, MaxSearchHits)
+		p.Total = len(hits)
+		for i := f.Offset; i < len(hits) && i < f.Offset+f.Limit; i++ {
+			cs := Summary(hits[i].Incident)
+			cs.Score, cs.Terms = hits[i].Score, hits[i].Terms
+			p.Cases = append(p.Cases, cs)
+		}
+		return p
+	}
+	list, all := s.candidates(f)
+	n := len(list)
+	if all {
+		n = len(s.Cases)
+	}
+	// Newest first: walk the date-ordered list backwards, undated cases
+	// (sorted last) at the end.
+	order := func(j int) *incident.Incident {
+		var k int
+		if all {
+			k = j
+		} else {
+			k = int(list[j])
+		}
+		return s.Cases[k]
+	}
+	dated := n
+	for dated > 0 && order(dated-1).Date == "" && order(dated-1).Start == nil {
+		dated--
+	}
+	visit := func(j int) {
+		c := order(j)
+		if match != nil && !match(c) {
+			return
+		}
+		if p.Total >= f.Offset && p.Total < f.Offset+f.Limit {
+			p.Cases = append(p.Cases, Summary(c))
+		}
+		p.Total++
+	}
+	for j := dated - 1; j >= 0; j-- {
+		visit(j)
+	}
+	for j := dated; j < n; j++ {
+		visit(j)
+	}
+	return p
+}
+
+// LinkView is a related-case link with the other case's headline.
+type LinkView struct {
+	incident.Link
+	// From is set on links pointing at the case from another one.
+	From  string `json:"from,omitempty"`
+	Title string `json:"title"`
+	Org   string `json:"org"`
+	Date  string `json:"date,omitempty"`
+}
+
+// CaseDetail is a case with its related cases both ways.
+type CaseDetail struct {
+	Case *incident.Incident `json:"case"`
+	// Related are the stored links of the current generation from this
+	// case, by rank; RelatedFrom are the stored links of other cases that
+	// point here, strongest first.
+	Related     []LinkView `json:"related"`
+	RelatedFrom []LinkView `json:"related_from"`
+	Snapshot    int64      `json:"snapshot"`
+	Generation  int64      `json:"generation"`
+}
+
+func (s *Snapshot) view(l incident.Link, other string) LinkView {
+	v := LinkView{Link: l}
+	if c, ok := s.Case(other); ok {
+		v.Title, v.Org, v.Date = c.Title, c.Org, c.Date
+	}
+	return v
+}
+
+// NotFound returns the error for an unknown case id.
+func NotFound(id string) error {
+	return &incident.Error{Kind: incident.ErrNotFound, Field: "id", Msg: fmt.Sprintf("no case with id %q", id), Hint: "search or list the cases to find an id"}
+}
+
+// Detail returns a case with its related cases, or a not-found error.
+func (s *Snapshot) Detail(id string) (*CaseDetail, error) {
+	c, ok := s.Case(id)
+	if !ok {
+		return nil, NotFound(id)
+	}
+	d := &CaseDetail{Case: c, Snapshot: s.Gen, Related: []LinkView{}, RelatedFrom: []LinkView{}}
+	if s.Links != nil {
+		d.Generation = s.Links.Gen
+	}
+	for _, l := range s.out[id] {
+		d.Related = append(d.Related, s.view(l, l.To))
+	}
+	for _, b := range s.in[id] {
+		v := s.view(b.Link, b.From)
+		v.From = b.From
+		d.RelatedFrom = append(d.RelatedFrom, v)
+	}
+	return d, nil
+}
+
+// Similar computes the k cases most similar to id with the warm index,
+// with their explanations (overrides respected).
+func (s *Snapshot) Similar(id string, k int) ([]LinkView, error) {
+	if _, ok := s.Case(id); !ok {
+		return nil, NotFound(id)
+	}
+	if k <= 0 {
+		k = similarity.DefaultK
+	}
+	k = min(k, MaxK)
+	out := []LinkView{}
+	for _, l := range s.Index.Related(id, k) {
+		out = append(out, s.view(l, l.To))
+	}
+	return out, nil
+}
+
+// FacetCount is a term or value with its number of cases.
+type FacetCount struct {
+	Value string `json:"value"`
+	Label string `json:"label"`
+	Cases int    `json:"cases"`
+}
+
+// Facets returns the filter choices of the index page: terms of the root
+// cause, symptom, component and trigger facets, organisations (the most
+// frequent maxOrgs) and years, each with its number of cases.
+func (s *Snapshot) Facets(maxOrgs int) map[string][]FacetCount {
+	v, _ := s.cached(fmt.Sprint("facets:", maxOrgs), func() (any, error) { return s.facets(maxOrgs), nil })
+	return v.(map[string][]FacetCount)
+}
+
+func (s *Snapshot) facets(maxOrgs int) map[string][]FacetCount {
+	out := map[string][]FacetCount{}
+	for _, f := range []incident.Facet{incident.RootCause, incident.Symptom, incident.Component, incident.Trigger} {
+		var l []FacetCount
+		if def := s.vocab.Facet(f); def != nil {
+			for _, t := range def.Terms {
+				if n := len(s.terms[f][t.ID]); n > 0 {
+					l = append(l, FacetCount{Value: t.ID, Label: t.Label, Cases: n})
+				}
+			}
+		}
+		out[string(f)] = l
+	}
+	var orgs []FacetCount
+	for _, ids := range s.orgs {
+		orgs = append(orgs, FacetCount{Value: s.Cases[ids[0]].Org, Label: s.Cases[ids[0]].Org, Cases: len(ids)})
+	}
+	sort.Slice(orgs, func(i, j int) bool {
+		if orgs[i].Cases != orgs[j].Cases {
+			return orgs[i].Cases > orgs[j].Cases
+		}
+		return strings.ToLower(orgs[i].Value) < strings.ToLower(orgs[j].Value)
+	})
+	if maxOrgs > 0 && len(orgs) > maxOrgs {
+		orgs = orgs[:maxOrgs]
+	}
+	sort.SliceStable(orgs, func(i, j int) bool { return strings.ToLower(orgs[i].Value) < strings.ToLower(orgs[j].Value) })
+	out["org"] = orgs
+	var years []FacetCount
+	for y, ids := range s.years {
+		years = append(years, FacetCount{Value: fmt.Sprint(y), Label: fmt.Sprint(y), Cases: len(ids)})
+	}
+	sort.Slice(years, func(i, j int) bool { return years[i].Value > years[j].Value })
+	out["year"] = years
+	return out
+}

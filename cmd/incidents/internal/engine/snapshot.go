@@ -1,0 +1,188 @@
+package engine
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"incidents/data/incident"
+	"incidents/data/store"
+	"incidents/similarity"
+	"incidents/taxonomy"
+)
+
+// Snapshot is one consistent, immutable view of the database: the cases,
+// the current link generation, and the similarity index built over them.
+type Snapshot struct {
+	// Gen counts the snapshots this engine loaded (1, 2, ...).
+	Gen int64
+	// Links is the current related-link generation of the database (nil
+	// when no links were computed yet).
+	Links    *store.Generation
+	LoadedAt time.Time
+	// LoadTime is the whole load; ReadTime the part the file was held.
+	LoadTime time.Duration
+	ReadTime time.Duration
+	// Cases are ordered by date (undated last), then id.
+	Cases []*incident.Incident
+	Index *similarity.Index
+
+	file  fileState
+	byID  map[string]int32
+	out   map[string][]incident.Link // stored links by source case
+	in    map[string][]Backlink      // stored links by target case
+	terms map[incident.Facet]map[string][]int32
+	years map[int][]int32
+	orgs  map[string][]int32 // by lower-case org
+	vocab *taxonomy.Vocab
+
+	cacheMu sync.Mutex
+	cache   map[string]any // per-snapshot results (statistics, report)
+}
+
+// Backlink is a stored link pointing at a case from another one.
+type Backlink struct {
+	From string `json:"id"`
+	incident.Link
+}
+
+// read reads everything a snapshot needs from an open store; build then
+// indexes it without the store.
+func read(ctx context.Context, st *store.Store) (*Snapshot, []incident.Override, error) {
+	s := &Snapshot{
+		byID:  map[string]int32{},
+		out:   map[string][]incident.Link{},
+		in:    map[string][]Backlink{},
+		terms: map[incident.Facet]map[string][]int32{},
+		years: map[int][]int32{},
+		orgs:  map[string][]int32{},
+		vocab: taxonomy.Default(),
+		cache: map[string]any{},
+	}
+	if n, err := st.Count(ctx); err == nil {
+		s.Cases = make([]*incident.Incident, 0, n)
+	}
+	err := st.Each(ctx, store.Filter{}, func(in *incident.Incident) error {
+		s.Cases = append(s.Cases, in)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := st.CurrentGeneration(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.Links = g
+	err = st.EachLinks(ctx, 0, func(from string, links []incident.Link) error {
+		s.out[from] = links
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	ovs, err := st.Overrides(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, ovs, nil
+}
+
+// build fills the lookup maps and the similarity index.
+func (s *Snapshot) build(p similarity.Params, ovs []incident.Override) {
+	s.index()
+	s.Index = similarity.Build(s.Cases, p)
+	s.Index.SetOverrides(ovs)
+}
+
+// index fills the lookup maps.
+func (s *Snapshot) index() {
+	for i, c := range s.Cases {
+		k := int32(i)
+		s.byID[c.ID] = k
+		seen := map[string]bool{}
+		for _, t := range c.Tags {
+			if t.Term == "" {
+				continue
+			}
+			// A term also files the case under each parent: capacity/cpu
+			// under capacity.
+			for term := t.Term; term != ""; term = parentOf(term) {
+				key := string(t.Facet) + ":" + term
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				m := s.terms[t.Facet]
+				if m == nil {
+					m = map[string][]int32{}
+					s.terms[t.Facet] = m
+				}
+				m[term] = append(m[term], k)
+			}
+		}
+		if y, _, ok := c.YearMonth(); ok {
+			s.years[y] = append(s.years[y], k)
+		}
+		org := strings.ToLower(c.Org)
+		s.orgs[org] = append(s.orgs[org], k)
+	}
+	for from, links := range s.out {
+		for _, l := range links {
+			s.in[l.To] = append(s.in[l.To], Backlink{From: from, Link: l})
+		}
+	}
+	for _, bl := range s.in {
+		sort.Slice(bl, func(i, j int) bool {
+			if bl[i].Score != bl[j].Score {
+				return bl[i].Score > bl[j].Score
+			}
+			return bl[i].From < bl[j].From
+		})
+	}
+}
+
+func parentOf(term string) string {
+	if i := strings.LastIndexByte(term, '/'); i > 0 {
+		return term[:i]
+	}
+	return ""
+}
+
+// Case returns the case with this id.
+func (s *Snapshot) Case(id string) (*incident.Incident, bool) {
+	i, ok := s.byID[id]
+	if !ok {
+		return nil, false
+	}
+	return s.Cases[i], true
+}
+
+// Vocab returns the vocabulary the snapshot labels terms with.
+func (s *Snapshot) Vocab() *taxonomy.Vocab { return s.vocab }
+
+// cached returns the value stored under key, computing it once per
+// snapshot with fn. Errors are not cached.
+func (s *Snapshot) cached(key string, fn func() (any, error)) (any, error) {
+	s.cacheMu.Lock()
+	v, ok := s.cache[key]
+	s.cacheMu.Unlock()
+	if ok {
+		return v, nil
+	}
+	v, err := fn()
+	if err != nil {
+		return nil, err
+	}
+	s.cacheMu.Lock()
+	if len(s.cache) < maxCacheEntries {
+		s.cache[key] = v
+	}
+	s.cacheMu.Unlock()
+	return v, nil
+}
+
+// maxCacheEntries bounds the per-snapshot cache.
+const maxCacheEntries = 256

@@ -1,0 +1,177 @@
+package mcptools
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"incidents/analysis"
+	"incidents/cmd/incidents/internal/engine"
+	"incidents/data/incident"
+)
+
+// SearchInput is the input of search_incidents.
+type SearchInput struct {
+	Query     string `json:"query" jsonschema:"free-text query over titles, summaries and narratives, e.g. expired TLS certificate"`
+	RootCause string `json:"root_cause,omitempty" jsonschema:"only cases with this root cause term id (a class such as capacity matches its subclasses)"`
+	Symptom   string `json:"symptom,omitempty" jsonschema:"only cases with this symptom term id"`
+	Component string `json:"component,omitempty" jsonschema:"only cases with this component term id"`
+	Org       string `json:"org,omitempty" jsonschema:"only cases of this organisation (case-insensitive)"`
+	Year      int    `json:"year,omitempty" jsonschema:"only cases that began in this year"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"number of results (default 10, at most 500)"`
+}
+
+// GetInput is the input of get_incident.
+type GetInput struct {
+	ID string `json:"id" jsonschema:"case id, e.g. cloudflare-2019-07-02"`
+}
+
+// SimilarInput is the input of similar_incidents.
+type SimilarInput struct {
+	ID string `json:"id" jsonschema:"case id to find similar cases for"`
+	K  int    `json:"k,omitempty" jsonschema:"number of similar cases (default 10, at most 100)"`
+}
+
+// TopicInput is the input of get_topic.
+type TopicInput struct {
+	Term  string `json:"term" jsonschema:"vocabulary term id, label or alias, e.g. dns or expired certificate"`
+	Facet string `json:"facet,omitempty" jsonschema:"facet of the term: symptom, root_cause, trigger, component, detection or remediation (default: search every facet)"`
+	Limit int    `json:"limit,omitempty" jsonschema:"number of cases listed (default 20, at most 500); statistics cover every case"`
+}
+
+// VocabInput is the input of vocab.
+type VocabInput struct {
+	Facet string `json:"facet,omitempty" jsonschema:"only this facet: symptom, root_cause, trigger, component, detection or remediation"`
+}
+
+// StatsInput is the input of stats.
+type StatsInput struct {
+	By      string `json:"by,omitempty" jsonschema:"grouping: root_cause, root_cause_class (default), symptom, component, trigger, detection, remediation, org, quarter, year or none"`
+	Metric  string `json:"metric,omitempty" jsonschema:"ttd (time to detect) or ttr (time to resolve, default)"`
+	Since   string `json:"since,omitempty" jsonschema:"first date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD"`
+	Until   string `json:"until,omitempty" jsonschema:"last date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD"`
+	Org     string `json:"org,omitempty" jsonschema:"only this organisation"`
+	Quarter string `json:"quarter,omitempty" jsonschema:"only this quarter, e.g. 2024Q3"`
+}
+
+// SQLInput is the input of query_sql.
+type SQLInput struct {
+	SQL     string `json:"sql" jsonschema:"one read-only DuckDB statement over the views incidents, durations, tags, related, sources, action_items, \"references\", vocab, generations"`
+	MaxRows int    `json:"max_rows,omitempty" jsonschema:"row limit (default 1000, at most 10000)"`
+}
+
+// SimilarOutput is the result of similar_incidents.
+type SimilarOutput struct {
+	ID      string            `json:"id"`
+	Similar []engine.LinkView `json:"similar"`
+}
+
+// NewServer returns an MCP server whose tools query e.
+func NewServer(e *engine.Engine, version string) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "incidents", Title: "Incident library", Version: version}, &mcp.ServerOptions{
+		Instructions: "Tools over a library of public incident postmortems: search and list cases, read one case with its related cases and reasons, " +
+			"browse the taxonomy (vocab, get_topic), TTD/TTR statistics with confidence intervals (stats) and read-only SQL (query_sql).",
+	})
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(bool)}
+	mcp.AddTool(s, &mcp.Tool{Name: "search_incidents", Annotations: ro,
+		Description: "Free-text search over the incidents, best match first, optionally filtered by root cause, symptom, component, organisation or year. Returns ids, titles, scores and the matched words."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, any, error) {
+			if strings.TrimSpace(in.Query) == "" {
+				return nil, nil, incident.Errorf(incident.ErrMissing, "query is empty").WithHint("give words to search for, or use list_incidents")
+			}
+			if in.Limit == 0 {
+				in.Limit = 10
+			}
+			return nil, e.Snapshot().List(engine.Filter{Q: in.Query, RootCause: in.RootCause, Symptom: in.Symptom, Component: in.Component, Org: in.Org, Year: in.Year, Limit: in.Limit}), nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "get_incident", Annotations: ro,
+		Description: "One incident with every field (timeline, TTD/TTR, narrative, tags with their origin) and its related cases both ways with scores and reasons."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in GetInput) (*mcp.CallToolResult, any, error) {
+			d, err := e.Snapshot().Detail(in.ID)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, d, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "list_incidents", Annotations: ro,
+		Description: "List incidents newest first, filtered by root cause, symptom, component, trigger, organisation or year, with paging (limit, offset)."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in engine.Filter) (*mcp.CallToolResult, any, error) {
+			return nil, e.Snapshot().List(in), nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "similar_incidents", Annotations: ro,
+		Description: "The incidents most similar to one case, computed now by the similarity index, each with its score, text and tag scores, shared tags and words, and a one-line reason."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in SimilarInput) (*mcp.CallToolResult, any, error) {
+			l, err := e.Snapshot().Similar(in.ID, in.K)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, SimilarOutput{ID: in.ID, Similar: l}, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "get_topic", Annotations: ro,
+		Description: "A vocabulary term (root cause, symptom, component, ...) with its description, its cases (newest first), their TTD/TTR medians with 90% intervals and the terms most often found with it."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in TopicInput) (*mcp.CallToolResult, any, error) {
+			if in.Limit == 0 {
+				in.Limit = 20
+			}
+			tp, err := e.Snapshot().Topic(incident.Facet(in.Facet), in.Term, min(in.Limit, engine.MaxLimit))
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, tp, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "vocab", Annotations: ro,
+		Description: "The controlled vocabulary: every facet and term with its label, description and number of cases."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in VocabInput) (*mcp.CallToolResult, any, error) {
+			all := e.Snapshot().Vocabulary()
+			if in.Facet == "" {
+				return nil, all, nil
+			}
+			for _, f := range all {
+				if string(f.Facet) == in.Facet {
+					return nil, []engine.VocabFacet{f}, nil
+				}
+			}
+			return nil, nil, incident.Errorf(incident.ErrInvalid, "unknown facet %q", in.Facet).WithHint("facets: symptom, root_cause, trigger, component, detection, remediation")
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "stats", Annotations: ro,
+		Description: "TTD or TTR statistics per group: cases, known figures, median with bootstrap 90% interval, p75, p90, mean. Read the median and its interval; unknown durations are never counted as zero."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in StatsInput) (*mcp.CallToolResult, any, error) {
+			q := analysis.Query{By: in.By, Metric: in.Metric, Since: in.Since, Until: in.Until, Org: in.Org, Quarter: in.Quarter}
+			if q.By == "" {
+				q.By = "root_cause_class"
+			}
+			if q.By == "none" {
+				q.By = ""
+			}
+			t, err := e.Stats(ctx, q)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, t, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "query_sql", Annotations: ro,
+		Description: "Run one read-only DuckDB SQL statement over the public views (incidents, durations, tags, related, sources, action_items, \"references\", vocab, generations). At most 10000 rows and 5 seconds; files and the network are out of reach."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in SQLInput) (*mcp.CallToolResult, any, error) {
+			r, err := e.SQL(ctx, in.SQL, in.MaxRows, engine.DefaultSQLTimeout)
+			if err != nil {
+				return nil, nil, err
+			}
+			return nil, r, nil
+		})
+	return s
+}
+
+// HTTPHandler serves s over the streamable HTTP transport. Sessions idle
+// for SessionTimeout are closed.
+func HTTPHandler(s *mcp.Server) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+		SessionTimeout:      SessionTimeout,
+		MaxRequestBodyBytes: 1 << 20,
+	})
+}
+
+// SessionTimeout closes idle MCP HTTP sessions.
+const SessionTimeout = 30 * time.Minute

@@ -1,0 +1,185 @@
+package web_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// chromium finds Debian Chromium; without it the test fails (it is skipped
+// only by -short).
+func chromium(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("drives a browser; not run with -short")
+	}
+	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	t.Fatal("chromium is not installed: run make deps-test")
+	return ""
+}
+
+// TestBrowse searches, opens a case, follows a related link and opens a
+// case whose narrative holds a script, in headless Chromium, and checks
+// that no page logs an error or asks for anything but the server itself.
+func TestBrowse(t *testing.T) {
+	exe := chromium(t)
+	ts, _ := server(t)
+	dir := t.TempDir()
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(exe),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.UserDataDir(filepath.Join(dir, "profile")),
+		chromedp.WindowSize(1280, 900),
+	)
+	defer cancelAlloc()
+	tab, cancelTab := chromedp.NewContext(alloc)
+	defer cancelTab()
+	tab, cancel := context.WithTimeout(tab, 90*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tab, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	if _, err := chromedp.Call(tab, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var problems, requests []string
+	listen, stop := context.WithCancel(tab)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for m, err := range chromedp.Console(listen) {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				mu.Lock()
+				problems = append(problems, string(m.Type)+": "+m.String())
+				mu.Unlock()
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for ev, err := range chromedp.Events(listen, network.RequestWillBeSent) {
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			requests = append(requests, ev.Request.URL)
+			mu.Unlock()
+		}
+	}()
+
+	// Search.
+	err := chromedp.Do(tab,
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#search")),
+		chromedp.SendKeys(chromedp.CSS(`input[name="q"]`), "DNS config push"),
+		chromedp.Submit(chromedp.CSS("#search")),
+		chromedp.WaitVisible(chromedp.CSS("#results a.case-link")),
+	)
+	if err != nil {
+		t.Fatalf("search: %v", err)
+	}
+	loc, err := chromedp.Run(tab, chromedp.Location())
+	if err != nil || !strings.Contains(loc, "q=DNS+config+push") {
+		t.Fatalf("after the search the page is %q (%v)", loc, err)
+	}
+	count, err := chromedp.Run(tab, chromedp.Text(chromedp.CSS("#count")))
+	if err != nil || !strings.Contains(count, "matching") {
+		t.Fatalf("result count %q (%v)", count, err)
+	}
+	// Open the first result.
+	first, err := chromedp.Run(tab, chromedp.Text(chromedp.CSS("#results a.case-link")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(tab, chromedp.Click(chromedp.CSS("#results a.case-link")), chromedp.WaitVisible(chromedp.CSS("#related a.related-link")))
+	if err != nil {
+		t.Fatalf("opening a case: %v", err)
+	}
+	title, err := chromedp.Run(tab, chromedp.Text(chromedp.CSS("#title")))
+	if err != nil || strings.TrimSpace(title) != strings.TrimSpace(first) {
+		t.Fatalf("case page title %q, clicked %q (%v)", title, first, err)
+	}
+	caseURL, _ := chromedp.Run(tab, chromedp.Location())
+	// Follow the first related link.
+	related, err := chromedp.Run(tab, chromedp.Text(chromedp.CSS("#related a.related-link")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(tab, chromedp.Click(chromedp.CSS("#related a.related-link")), chromedp.WaitVisible(chromedp.CSS("#title")))
+	if err != nil {
+		t.Fatalf("following a related link: %v", err)
+	}
+	var title2, loc2 string
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		loc2, _ = chromedp.Run(tab, chromedp.Location())
+		title2, _ = chromedp.Run(tab, chromedp.Text(chromedp.CSS("#title")))
+		if loc2 != caseURL {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if loc2 == caseURL || strings.TrimSpace(title2) != strings.TrimSpace(related) {
+		t.Fatalf("related link led to %q titled %q, want %q", loc2, title2, related)
+	}
+	// The hostile case: its script is text, not an element.
+	err = chromedp.Do(tab, chromedp.Navigate(ts.URL+"/cases/test-xss-1"), chromedp.WaitVisible(chromedp.CSS("#narrative")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scripts, err := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll('script, img, [onclick]').length`))
+	if err != nil || scripts != 0 {
+		t.Fatalf("%d script, img or onclick elements on the hostile case page (%v)", scripts, err)
+	}
+	text, err := chromedp.Run(tab, chromedp.Text(chromedp.CSS("#narrative")))
+	if err != nil || !strings.Contains(text, "<script>alert(1)</script>") {
+		t.Fatalf("narrative text %q (%v)", text, err)
+	}
+	// Other pages load without errors too.
+	for _, p := range []string{"/vocab", "/sql", "/vocab/component/dns"} {
+		if err := chromedp.Do(tab, chromedp.Navigate(ts.URL+p), chromedp.WaitVisible(chromedp.CSS("main h1"))); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+	}
+	stop()
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	for _, p := range problems {
+		t.Errorf("console: %s", p)
+	}
+	for _, u := range requests {
+		if !strings.HasPrefix(u, ts.URL+"/") && !strings.HasPrefix(u, "data:") && u != "about:blank" {
+			t.Errorf("a page requested %s", u)
+		}
+	}
+	if len(requests) < 5 {
+		t.Errorf("only %d requests were seen: %v", len(requests), requests)
+	}
+}

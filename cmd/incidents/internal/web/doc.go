@@ -1,0 +1,15 @@
+// Package web serves the incident library over HTTP: server-rendered pages
+// (search with facet filters, case pages with related cases both ways, the
+// vocabulary, the quarterly report, a read-only SQL page) and a JSON API
+// under /api/, all answered from one engine.Engine snapshot per request.
+//
+// Pages use html/template with embedded templates and CSS (no remote assets,
+// no scripts), so they work without internet and every text is escaped.
+// Narratives are Markdown rendered with goldmark: raw HTML is shown as text,
+// links are kept only for http and https URLs, and images become their alt
+// text.
+//
+// Every error of the JSON API is {"error": message, "hint": ...} with a
+// fitting status: 404 for unknown ids and routes, 400 for bad parameters,
+// 413 for oversized bodies, 503 while the database is held by a writer.
+package web

@@ -1,0 +1,243 @@
+package web
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"incidents/cmd/incidents/internal/engine"
+	"incidents/data/incident"
+)
+
+//go:embed templates static
+var files embed.FS
+
+// Limits of the HTTP server.
+const (
+	// MaxBodyBytes bounds every request body (SQL forms and API posts).
+	MaxBodyBytes = 256 << 10
+	// MaxHeaderBytes bounds the request headers.
+	MaxHeaderBytes = 64 << 10
+	// ReadHeaderTimeout and the other timeouts of NewHTTPServer.
+	ReadHeaderTimeout = 5 * time.Second
+	ReadTimeout       = 30 * time.Second
+	WriteTimeout      = 90 * time.Second
+	IdleTimeout       = 120 * time.Second
+)
+
+// Options configure a Server.
+type Options struct {
+	Engine *engine.Engine
+	// MCP, when not nil, is mounted at /mcp (streamable HTTP).
+	MCP http.Handler
+	// Logf receives one line per failed request (nil: quiet).
+	Logf func(format string, args ...any)
+}
+
+// Server is the HTTP handler of 'incidents serve'.
+type Server struct {
+	e     *engine.Engine
+	mux   *http.ServeMux
+	pages *pages
+	logf  func(format string, args ...any)
+}
+
+// New builds the handler and its routes.
+func New(opt Options) (*Server, error) {
+	if opt.Engine == nil {
+		return nil, errors.New("web: no engine")
+	}
+	p, err := newPages()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{e: opt.Engine, mux: http.NewServeMux(), pages: p, logf: opt.Logf}
+	if s.logf == nil {
+		s.logf = func(string, ...any) {}
+	}
+	static, _ := fs.Sub(files, "static")
+	m := s.mux
+	m.HandleFunc("GET /{$}", s.pageIndex)
+	m.HandleFunc("GET /cases/{id}", s.pageCase)
+	m.HandleFunc("GET /vocab", s.pageVocab)
+	m.HandleFunc("GET /vocab/{facet}/{term...}", s.pageTopic)
+	m.HandleFunc("GET /report", s.pageReport)
+	m.HandleFunc("GET /sql", s.pageSQL)
+	m.HandleFunc("POST /sql", s.pageSQL)
+	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.pageError(w, r, http.StatusNotFound, "No page at "+r.URL.Path, "Start from the search page.")
+	})
+
+	m.HandleFunc("GET /api/status", s.apiStatus)
+	m.HandleFunc("GET /api/cases", s.apiCases)
+	m.HandleFunc("GET /api/cases/{id}", s.apiCase)
+	m.HandleFunc("GET /api/cases/{id}/similar", s.apiSimilar)
+	m.HandleFunc("GET /api/search", s.apiSearch)
+	m.HandleFunc("GET /api/vocab", s.apiVocab)
+	m.HandleFunc("GET /api/vocab/{facet}/{term...}", s.apiTopic)
+	m.HandleFunc("GET /api/stats", s.apiStats)
+	m.HandleFunc("POST /api/sql", s.apiSQL)
+	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no API route %s %s", r.Method, r.URL.Path),
+			"routes: GET /api/cases, /api/cases/{id}, /api/cases/{id}/similar, /api/search, /api/vocab, /api/stats; POST /api/sql")
+	})
+	if opt.MCP != nil {
+		m.Handle("/mcp", opt.MCP)
+	}
+	return s, nil
+}
+
+// ServeHTTP adds the security headers and the body limit, recovers from
+// panics and routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	if !strings.HasPrefix(r.URL.Path, "/report") {
+		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+	}
+	if r.Body != nil {
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			s.logf("panic serving %s %s: %v\n%s", r.Method, r.URL.Path, p, debug.Stack())
+			http.Error(w, "internal error", http.StatusInternalServerError)
+		}
+	}()
+	s.mux.ServeHTTP(w, r)
+}
+
+// NewHTTPServer returns an http.Server for h with the package's timeouts
+// and header limit.
+func NewHTTPServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    MaxHeaderBytes,
+	}
+}
+
+// IsLoopback reports whether a listen address only accepts local
+// connections.
+func IsLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// errorBody is the JSON form of every API error.
+type errorBody struct {
+	Error string `json:"error"`
+	Hint  string `json:"hint,omitempty"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, msg, hint string) {
+	if status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", "2")
+	}
+	writeJSON(w, status, errorBody{Error: msg, Hint: hint})
+}
+
+// classify maps an error to a status, a message and a hint.
+func classify(err error) (int, string, string) {
+	var ie *incident.Error
+	var se *engine.SQLError
+	var mb *http.MaxBytesError
+	switch {
+	case errors.As(err, &mb):
+		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over the %d-byte limit", mb.Limit), "send a shorter request"
+	case errors.Is(err, engine.ErrBusy):
+		return http.StatusServiceUnavailable, err.Error(), "retry in a few seconds"
+	case errors.As(err, &se):
+		return http.StatusBadRequest, se.Err.Error(), se.Hint
+	case errors.As(err, &ie):
+		status := http.StatusBadRequest
+		if ie.Kind == incident.ErrNotFound {
+			status = http.StatusNotFound
+		}
+		hint := ie.Hint
+		c := *ie
+		c.Hint = ""
+		return status, c.Error(), hint
+	}
+	return http.StatusInternalServerError, err.Error(), ""
+}
+
+func (s *Server) apiFail(w http.ResponseWriter, r *http.Request, err error) {
+	status, msg, hint := classify(err)
+	if status >= 500 {
+		s.logf("%s %s: %v", r.Method, r.URL.Path, err)
+	}
+	writeError(w, status, msg, hint)
+}
+
+// badParam is the error of a query parameter that does not parse.
+func badParam(name, value, want string) error {
+	return &incident.Error{Kind: incident.ErrInvalid, Field: name, Msg: fmt.Sprintf("parameter %s=%q is not %s", name, value, want)}
+}
+
+// intParam reads an optional integer parameter.
+func intParam(r *http.Request, name string) (int, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, badParam(name, v, "a non-negative integer")
+	}
+	return n, nil
+}
+
+// filterOf reads the case filter from the query string.
+func filterOf(r *http.Request) (engine.Filter, error) {
+	q := r.URL.Query()
+	f := engine.Filter{Q: q.Get("q"), RootCause: q.Get("root_cause"), Symptom: q.Get("symptom"),
+		Component: q.Get("component"), Trigger: q.Get("trigger"), Org: q.Get("org")}
+	var err error
+	if f.Year, err = intParam(r, "year"); err != nil {
+		return f, err
+	}
+	if f.Limit, err = intParam(r, "limit"); err != nil {
+		return f, err
+	}
+	if f.Offset, err = intParam(r, "offset"); err != nil {
+		return f, err
+	}
+	if len(f.Q) > 1000 {
+		return f, badParam("q", f.Q[:40]+"…", "at most 1000 bytes")
+	}
+	return f.Normalize(), nil
+}

@@ -1,0 +1,298 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"incidents/cmd/incidents/internal/engine"
+	"incidents/cmd/incidents/internal/engine/enginetest"
+	"incidents/cmd/incidents/internal/web"
+	"incidents/data/incident"
+)
+
+// hostile is a case whose texts try to inject markup and scripts.
+func hostile() *incident.Incident {
+	return &incident.Incident{ID: "test-xss-1", Org: "Evil <b>Corp</b>", Title: `Outage <img src=x onerror=alert(1)> "quoted"`,
+		Date: "2024-05-06", Summary: "<script>alert('summary')</script>",
+		Narrative: "The DNS config push failed. <script>alert(1)</script>\n\n" +
+			"<div onclick=\"x()\">block html</div>\n\n" +
+			"[bad link](javascript:alert(2)) and [good link](https://example.com/pm) and ![remote](https://example.com/x.png)",
+		Sources: []incident.Source{{URL: "javascript:alert(3)", Kind: "blog"}, {URL: "https://example.com/source", Kind: "postmortem"}},
+		Tags: []incident.Tag{{Facet: incident.RootCause, Term: "configuration-error", Origin: incident.Human},
+			{Facet: incident.Component, Term: "dns", Origin: incident.Auto, Confidence: 0.8, Evidence: "<i>DNS</i> config"}}}
+}
+
+var (
+	fixtureOnce sync.Once
+	fixturePath string
+	fixtureOK   bool
+)
+
+// server starts a test server over one shared database (read-only use).
+func server(t *testing.T) (*httptest.Server, *engine.Engine) {
+	t.Helper()
+	fixtureOnce.Do(func() {
+		dir, err := mkTemp()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixturePath = dir + "/incidents.duckdb"
+		enginetest.Write(t, fixturePath, append(enginetest.Bundled(t), hostile()))
+		fixtureOK = true
+	})
+	if !fixtureOK {
+		t.Fatal("the test database could not be built (see the first failing test)")
+	}
+	e, err := engine.Open(context.Background(), engine.Options{Path: fixturePath, PollInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := web.New(web.Options{Engine: e, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() { ts.Close(); e.Close() })
+	return ts, e
+}
+
+func get(t *testing.T, u string) (int, string, http.Header) {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp.Header
+}
+
+func TestAPI(t *testing.T) {
+	ts, _ := server(t)
+	for _, tc := range []struct {
+		path   string
+		status int
+		check  func(m map[string]any) bool
+	}{
+		{"/api/status", 200, func(m map[string]any) bool { return m["cases"].(float64) > 100 && m["generation"].(float64) >= 1 }},
+		{"/api/cases?limit=3", 200, func(m map[string]any) bool { return len(m["cases"].([]any)) == 3 && m["total"].(float64) > 100 }},
+		{"/api/cases?root_cause=configuration-error&org=" + url.QueryEscape("Evil <b>Corp</b>"), 200, func(m map[string]any) bool { return m["total"].(float64) == 1 }},
+		{"/api/cases?year=abc", 400, func(m map[string]any) bool { return strings.Contains(m["error"].(string), "year") }},
+		{"/api/cases/test-xss-1", 200, func(m map[string]any) bool {
+			return m["case"].(map[string]any)["id"] == "test-xss-1" && len(m["related"].([]any)) > 0
+		}},
+		{"/api/cases/nope", 404, func(m map[string]any) bool { return strings.Contains(m["error"].(string), "nope") }},
+		{"/api/cases/test-xss-1/similar?k=4", 200, func(m map[string]any) bool {
+			s := m["similar"].([]any)
+			return len(s) == 4 && s[0].(map[string]any)["reason"] != ""
+		}},
+		{"/api/cases/nope/similar", 404, func(m map[string]any) bool { return m["error"] != "" }},
+		{"/api/cases/test-xss-1/similar?k=-1", 400, func(m map[string]any) bool { return m["error"] != "" }},
+		{"/api/search?q=dns+config+push", 200, func(m map[string]any) bool { return m["total"].(float64) > 0 }},
+		{"/api/search", 400, func(m map[string]any) bool { return m["hint"] != "" }},
+		{"/api/vocab/component/dns", 200, func(m map[string]any) bool { return m["total"].(float64) > 0 }},
+		{"/api/vocab/root_cause/hardware/power", 200, func(m map[string]any) bool { return m["term"].(map[string]any)["id"] == "hardware/power" }},
+		{"/api/vocab/component/zzz", 404, func(m map[string]any) bool { return m["error"] != "" }},
+		{"/api/stats?by=root_cause_class", 200, func(m map[string]any) bool { return len(m["rows"].([]any)) > 2 }},
+		{"/api/stats?by=bogus", 400, func(m map[string]any) bool { return strings.Contains(m["error"].(string), "bogus") }},
+		{"/api/nothing", 404, func(m map[string]any) bool { return strings.Contains(m["error"].(string), "/api/nothing") }},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			status, body, h := get(t, ts.URL+tc.path)
+			if status != tc.status || !strings.HasPrefix(h.Get("Content-Type"), "application/json") {
+				t.Fatalf("status %d (%s), want %d: %s", status, h.Get("Content-Type"), tc.status, body)
+			}
+			var m map[string]any
+			if err := json.Unmarshal([]byte(body), &m); err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("unexpected body shape (%v): %.600s", p, body)
+				}
+			}()
+			if !tc.check(m) {
+				t.Fatalf("unexpected body: %.600s", body)
+			}
+		})
+	}
+	status, body, _ := get(t, ts.URL+"/api/vocab")
+	if status != 200 || !strings.Contains(body, `"root_cause"`) {
+		t.Fatalf("vocab: %d %.200s", status, body)
+	}
+}
+
+func post(t *testing.T, u, ct, body string) (int, map[string]any) {
+	t.Helper()
+	resp, err := http.Post(u, ct, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	json.NewDecoder(resp.Body).Decode(&m)
+	return resp.StatusCode, m
+}
+
+func TestSQLAPI(t *testing.T) {
+	ts, _ := server(t)
+	status, m := post(t, ts.URL+"/api/sql", "application/json", `{"sql": "SELECT id FROM incidents ORDER BY id", "max_rows": 7}`)
+	if status != 200 || len(m["rows"].([]any)) != 7 || m["truncated"] != true {
+		t.Fatalf("select: %d %v", status, m)
+	}
+	for _, tc := range []struct {
+		name, ct, body string
+		status         int
+	}{
+		{"write", "application/json", `{"sql": "DROP VIEW incidents"}`, 400},
+		{"bad json", "application/json", `{"sql": 1}`, 400},
+		{"unknown field", "application/json", `{"query": "SELECT 1"}`, 400},
+		{"empty", "application/json", `{"sql": "  "}`, 400},
+		{"form", "application/x-www-form-urlencoded", "sql=SELECT+1", 200},
+		{"too large", "application/json", `{"sql": "SELECT '` + strings.Repeat("x", web.MaxBodyBytes) + `'"}`, 413},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, m := post(t, ts.URL+"/api/sql", tc.ct, tc.body)
+			if status != tc.status {
+				t.Fatalf("status %d, want %d: %v", status, tc.status, m)
+			}
+			if status != 200 && m["error"] == "" {
+				t.Fatalf("no error message: %v", m)
+			}
+		})
+	}
+	resp, err := http.Get(ts.URL + "/api/sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode == 200 {
+		t.Fatal("GET /api/sql succeeded")
+	}
+}
+
+func TestCasePageEscapes(t *testing.T) {
+	ts, _ := server(t)
+	status, body, h := get(t, ts.URL+"/cases/test-xss-1")
+	if status != 200 || !strings.Contains(h.Get("Content-Security-Policy"), "default-src 'none'") {
+		t.Fatalf("status %d, CSP %q", status, h.Get("Content-Security-Policy"))
+	}
+	for _, bad := range []string{"<script", "<img src=x", "<b>Corp", "href=\"javascript:", "<div onclick", "<i>DNS", "example.com/x.png\""} {
+		if strings.Contains(body, bad) {
+			t.Errorf("page contains %q", bad)
+		}
+	}
+	for _, good := range []string{
+		"&lt;script&gt;alert(1)&lt;/script&gt;", // narrative: shown as text
+		"&lt;script&gt;alert(&#39;summary&#39;)&lt;/script&gt;",
+		"&lt;div onclick=&quot;x()&quot;&gt;",
+		`<a rel="nofollow noopener noreferrer" href="https://example.com/pm">good link</a>`,
+		"bad link", "remote", // link text and image alt stay as text
+		"Evil &lt;b&gt;Corp&lt;/b&gt;",
+		`<span class="origin origin-auto">auto</span>`,
+		`<span class="origin origin-human">human</span>`,
+		`href="https://example.com/source"`,
+		`id="related"`, "related-link",
+	} {
+		if !strings.Contains(body, good) {
+			t.Errorf("page lacks %q", good)
+		}
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	for _, tc := range []struct{ in, want, not string }{
+		{"*em* and **strong**", "<em>em</em> and <strong>strong</strong>", ""},
+		{"<script>x</script>", "&lt;script&gt;x&lt;/script&gt;", "<script"},
+		{"[a](javascript:alert(1))", "a", "href"},
+		{"[a](data:text/html,hi)", "a", "href"},
+		{"[a](/relative)", "a", "href"},
+		{"[a](http://ok.example/x?y=1&z=2)", `href="http://ok.example/x?y=1&amp;z=2"`, ""},
+		{"see https://ok.example/p now", `href="https://ok.example/p"`, ""},
+		{"<javascript:alert(1)>", "javascript:alert(1)", "href"},
+		{"![alt text](https://remote.example/i.png)", "alt text", "<img"},
+	} {
+		got := string(web.Markdown(tc.in))
+		if !strings.Contains(got, tc.want) || (tc.not != "" && strings.Contains(got, tc.not)) {
+			t.Errorf("Markdown(%q) = %q; want %q and not %q", tc.in, got, tc.want, tc.not)
+		}
+	}
+}
+
+func TestPages(t *testing.T) {
+	ts, _ := server(t)
+	for _, tc := range []struct {
+		path   string
+		status int
+		want   string
+	}{
+		{"/", 200, `id="results"`},
+		{"/?q=dns+config&root_cause=configuration-error", 200, "test-xss-1"},
+		{"/?year=2024&org=" + url.QueryEscape("Evil <b>Corp</b>"), 200, "1–1 of 1 cases"},
+		{"/?limit=x", 400, "limit"},
+		{"/cases/nope", 404, "no case with id"},
+		{"/vocab", 200, "configuration-error"},
+		{"/vocab/root_cause/configuration-error", 200, "Median TTR"},
+		{"/vocab/root_cause/zzz", 404, "no vocabulary term"},
+		{"/sql", 200, "SELECT root_cause_class"},
+		{"/static/style.css", 200, "--accent"},
+		{"/nowhere", 404, "No page at /nowhere"},
+		{"/report?quarter=bad", 400, "quarter"},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			status, body, _ := get(t, ts.URL+tc.path)
+			if status != tc.status || !strings.Contains(body, tc.want) {
+				t.Fatalf("status %d (want %d), body lacks %q: %.300s", status, tc.status, tc.want, body)
+			}
+		})
+	}
+	resp, err := http.PostForm(ts.URL+"/sql", url.Values{"sql": {"SELECT count(*) AS n FROM incidents"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `id="sql-result"`) {
+		t.Fatalf("sql page: %d %.300s", resp.StatusCode, b)
+	}
+	resp, err = http.PostForm(ts.URL+"/sql", url.Values{"sql": {"DELETE FROM core.incidents"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 400 || !strings.Contains(string(b), "only read-only") {
+		t.Fatalf("sql page write: %d %.300s", resp.StatusCode, b)
+	}
+}
+
+func TestReportPage(t *testing.T) {
+	ts, _ := server(t)
+	status, body, h := get(t, ts.URL+"/report")
+	if status != 200 || !strings.Contains(body, "echarts") || !strings.Contains(h.Get("Content-Security-Policy"), "script-src 'unsafe-inline'") {
+		t.Fatalf("report: %d %.300s", status, body)
+	}
+	status2, body2, _ := get(t, ts.URL+"/report")
+	if status2 != 200 || body2 != body {
+		t.Fatal("second report differs (not cached per snapshot)")
+	}
+}
+
+func TestServerLimits(t *testing.T) {
+	s := web.NewHTTPServer("127.0.0.1:0", http.NotFoundHandler())
+	if s.ReadHeaderTimeout <= 0 || s.ReadTimeout <= 0 || s.WriteTimeout <= 0 || s.IdleTimeout <= 0 || s.MaxHeaderBytes <= 0 {
+		t.Fatalf("missing limits: %+v", s)
+	}
+	for addr, want := range map[string]bool{"127.0.0.1:8080": true, "localhost:80": true, "[::1]:1": true, "0.0.0.0:8080": false, ":8080": false, "192.168.1.2:80": false} {
+		if web.IsLoopback(addr) != want {
+			t.Errorf("IsLoopback(%q) != %v", addr, want)
+		}
+	}
+}
