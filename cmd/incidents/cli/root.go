@@ -69,7 +69,7 @@ Human output goes to stdout; diagnostics and progress to stderr.`,
 	if def == "" {
 		def = DefaultDB
 	}
-	root.PersistentFlags().StringVar(&app.DBPath, "db", def, "database file (default $INCIDENTS_DB or "+DefaultDB+")")
+	root.PersistentFlags().StringVar(&app.DBPath, "db", def, "database file ($INCIDENTS_DB overrides the default)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &UsageError{Msg: err.Error() + " (see '" + c.CommandPath() + " --help')"}
 	})

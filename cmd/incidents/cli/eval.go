@@ -1,0 +1,311 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/spf13/cobra"
+
+	"incidents/data"
+	"incidents/data/gen"
+	"incidents/data/incident"
+	"incidents/data/ingest"
+	"incidents/data/store"
+	"incidents/similarity"
+	"incidents/taxonomy"
+)
+
+func init() { register(newEvalCmd) }
+
+type evalOpts struct {
+	format     string
+	clusters   string
+	compare    bool
+	k          int
+	tagger     bool
+	folds      int
+	categories []string
+	sim        simFlags
+}
+
+// evalRow is one line of a ranking evaluation.
+type evalRow struct {
+	Labels  string             `json:"labels"`
+	Mode    string             `json:"mode"`
+	Metrics similarity.Metrics `json:"metrics"`
+}
+
+func newEvalCmd(app *App) *cobra.Command {
+	o := &evalOpts{}
+	cmd := &cobra.Command{
+		Use:   "eval",
+		Short: "Measure related-case ranking (or the auto-tagger) against labels",
+		Long: `eval scores the stored related links of the current generation with
+P@5, P@10, MRR and recall@10 against three kinds of labels, whichever apply
+to the cases in the database:
+
+  groups      the hand-made related-case groups bundled with the corpus
+  references  the "Related cases" that imported case pages name themselves
+  clusters    the planted clusters of a generated corpus (--clusters FILE,
+              or DB.clusters.json written by 'incidents gen --db DB')
+
+Only cases with at least one labelled partner in the database count.
+--compare also recomputes text-only, tags-only and combined rankings in
+memory so the three can be read side by side (nothing is written).
+
+--tagger instead evaluates the auto-tagger on the bundled human-tagged
+corpus with k-fold cross-validation (never trained on the fold it is scored
+on), and with --categories PATHS scores the rule tagger against the icco
+categories and the danluu section headings of those files.`,
+		Example: `  incidents eval
+  incidents eval --compare -o json
+  incidents --db gen.duckdb eval --clusters gen.duckdb.clusters.json
+  incidents eval --tagger
+  incidents eval --tagger --categories ../shared/corpora/icco-postmortems ../shared/corpora/danluu-post-mortems/README.md`,
+		Args: cobra.NoArgs,
+	}
+	validate := outputFlag(cmd, &o.format, FormatTable, FormatJSON)
+	cmd.Flags().StringVar(&o.clusters, "clusters", "", "planted clusters file of a generated corpus (default DB.clusters.json when present)")
+	cmd.Flags().BoolVar(&o.compare, "compare", false, "also rank text-only, tags-only and combined in memory and compare")
+	cmd.Flags().IntVarP(&o.k, "k", "k", 10, "links per case for --compare")
+	cmd.Flags().BoolVar(&o.tagger, "tagger", false, "evaluate the auto-tagger instead of the ranking")
+	cmd.Flags().IntVar(&o.folds, "folds", 5, "cross-validation folds for --tagger")
+	cmd.Flags().StringSliceVar(&o.categories, "categories", nil, "with --tagger: icco or danluu files to score against their categories")
+	o.sim.add(cmd)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := validate(); err != nil {
+			return err
+		}
+		if o.tagger {
+			return runEvalTagger(cmd.Context(), app, o)
+		}
+		return runEvalRanking(cmd, app, o)
+	}
+	return cmd
+}
+
+func runEvalRanking(cmd *cobra.Command, app *App, o *evalOpts) error {
+	ctx := cmd.Context()
+	s, err := openStore(ctx, app, true)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ids, err := caseIDs(ctx, s)
+	if err != nil {
+		return err
+	}
+	labels, err := evalLabels(ctx, app, s, ids, o.clusters)
+	if err != nil {
+		return err
+	}
+	if len(labels) == 0 {
+		return &incident.Error{Kind: incident.ErrEmpty, Msg: "no labelled cases in this database",
+			Hint: "ingest the bundled corpus (incidents ingest --bundled), case pages with Related cases, or a generated corpus with its clusters file"}
+	}
+	var rows []evalRow
+	cur, err := s.CurrentGeneration(ctx)
+	if err != nil {
+		return err
+	}
+	if cur != nil {
+		stored := map[string][]incident.Link{}
+		if err := s.EachLinks(ctx, cur.Gen, func(from string, l []incident.Link) error {
+			stored[from] = l
+			return nil
+		}); err != nil {
+			return err
+		}
+		rows = append(rows, scoreAll(labels, fmt.Sprintf("stored (generation %d)", cur.Gen), stored)...)
+	} else if !o.compare {
+		return &incident.Error{Kind: incident.ErrMissing, Msg: "no related links stored yet",
+			Hint: "run incidents related --recompute, or use eval --compare to rank in memory"}
+	}
+	if o.compare {
+		p, err := o.sim.params(cmd)
+		if err != nil {
+			return err
+		}
+		ix, err := loadIndex(ctx, s, p)
+		if err != nil {
+			return err
+		}
+		for _, m := range []struct {
+			name         string
+			wText, wTags float64
+		}{{"text-only", 1, 0}, {"tags-only", 0, 1}, {"combined", p.WText, p.WTags}} {
+			ix.SetWeights(m.wText, m.wTags)
+			links := ix.AllTopK(ctx, o.k, nil, progressFor(app.Stderr, m.name))
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			rows = append(rows, scoreAll(labels, m.name, links)...)
+		}
+	}
+	if o.format == FormatJSON {
+		return writeJSON(app.Stdout, rows)
+	}
+	t := &Table{Header: []string{"LABELS", "RANKING", "CASES", "P@5", "P@10", "MRR", "RECALL@10"}}
+	for _, r := range rows {
+		m := r.Metrics
+		t.Rows = append(t.Rows, []string{r.Labels, r.Mode, fmt.Sprint(m.Cases),
+			f3(m.PrecisionAt[5]), f3(m.PrecisionAt[10]), f3(m.MRR), f3(m.RecallAt[10])})
+	}
+	return t.Write(app.Stdout, FormatTable)
+}
+
+func f3(x float64) string { return fmt.Sprintf("%.3f", x) }
+
+// labelSet is one kind of evaluation labels: relevant partners per case.
+type labelSet struct {
+	name   string
+	groups map[string][]string // for groups and clusters
+	refs   map[string][]string // for references
+}
+
+func scoreAll(labels []labelSet, mode string, links map[string][]incident.Link) []evalRow {
+	var out []evalRow
+	for _, l := range labels {
+		var m similarity.Metrics
+		if l.refs != nil {
+			m = similarity.EvaluateReferences(links, l.refs)
+		} else {
+			m = similarity.Evaluate(links, l.groups)
+		}
+		m.PerCase = nil
+		out = append(out, evalRow{Labels: l.name, Mode: mode, Metrics: m})
+	}
+	return out
+}
+
+// caseIDs returns the ids of every stored case.
+func caseIDs(ctx context.Context, s *store.Store) (map[string]bool, error) {
+	rows, err := s.DB().QueryContext(ctx, `SELECT id FROM incidents`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ids := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids[id] = true
+	}
+	return ids, rows.Err()
+}
+
+// evalLabels gathers the label sets that apply to the stored cases,
+// keeping only members present in the database.
+func evalLabels(ctx context.Context, app *App, s *store.Store, ids map[string]bool, clustersPath string) ([]labelSet, error) {
+	var out []labelSet
+	groups, err := data.Groups()
+	if err != nil {
+		return nil, err
+	}
+	if g := presentGroups(data.GroupMap(groups), ids); len(g) > 0 {
+		out = append(out, labelSet{name: "groups", groups: g})
+	}
+	refs := map[string][]string{}
+	rows, err := s.DB().QueryContext(ctx, `SELECT incident_id, referenced_id FROM "references" ORDER BY incident_id, seq`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var a, b string
+		if err := rows.Scan(&a, &b); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if ids[a] && ids[b] && a != b {
+			refs[a] = append(refs[a], b)
+		}
+	}
+	rows.Close()
+	if len(refs) > 0 {
+		out = append(out, labelSet{name: "references", refs: refs})
+	}
+	explicit := clustersPath != ""
+	if !explicit {
+		clustersPath = app.DBPath + ".clusters.json"
+	}
+	cl, err := gen.ReadClusters(clustersPath)
+	switch {
+	case err == nil:
+		if g := presentGroups(cl, ids); len(g) > 0 {
+			out = append(out, labelSet{name: "clusters", groups: g})
+		}
+	case explicit || !errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("clusters file %s: %w", clustersPath, err)
+	}
+	return out, nil
+}
+
+// presentGroups keeps the members found in ids and the groups left with
+// at least two of them.
+func presentGroups(groups map[string][]string, ids map[string]bool) map[string][]string {
+	out := map[string][]string{}
+	for g, members := range groups {
+		var keep []string
+		for _, m := range members {
+			if ids[m] {
+				keep = append(keep, m)
+			}
+		}
+		if len(keep) >= 2 {
+			out[g] = keep
+		}
+	}
+	return out
+}
+
+func runEvalTagger(ctx context.Context, app *App, o *evalOpts) error {
+	cases, err := data.BundledCases()
+	if err != nil {
+		return err
+	}
+	rep := taxonomy.EvaluateTagger(cases, o.folds, 1)
+	var cats []*taxonomy.CategoryReport
+	if len(o.categories) > 0 {
+		bySource := map[string][]*incident.Incident{}
+		for _, r := range ingest.Load(ctx, o.categories, "", nil) {
+			if r.Err != nil {
+				return r.Err
+			}
+			for _, in := range r.Result.Incidents {
+				src := map[string]string{"markdown": "icco", "list": "danluu"}[in.Format]
+				if src != "" {
+					bySource[src] = append(bySource[src], in)
+				}
+			}
+		}
+		srcs := make([]string, 0, len(bySource))
+		for s := range bySource {
+			srcs = append(srcs, s)
+		}
+		sort.Strings(srcs)
+		rules := taxonomy.NewRuleTagger(taxonomy.Default())
+		for _, s := range srcs {
+			cats = append(cats, taxonomy.EvaluateAgainstCategories(rules, s, bySource[s]))
+		}
+	}
+	if o.format == FormatJSON {
+		return writeJSON(app.Stdout, map[string]any{"held_out": rep, "categories": cats})
+	}
+	h, rows := rep.Table()
+	if err := (&Table{Header: h, Rows: rows}).Write(app.Stdout, FormatTable); err != nil {
+		return err
+	}
+	for _, c := range cats {
+		fmt.Fprintf(app.Stdout, "\nrule tagger against %s categories (%d cases)\n", c.Source, c.Cases)
+		h, rows := c.Table()
+		if err := (&Table{Header: h, Rows: rows}).Write(app.Stdout, FormatTable); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,249 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"incidents/data/gen"
+	"incidents/data/incident"
+	"incidents/data/store"
+	"incidents/similarity"
+)
+
+// relatedDB makes a database with a generated corpus.
+func relatedDB(t *testing.T, n int) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "r.duckdb")
+	if _, _, err := relExec(t, "--db", db, "gen", "--n", relItoa(n), "--seed", "4", "--cluster-size", "5"); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func relExec(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := Run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func relItoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+func relMust(t *testing.T, args ...string) (string, string) {
+	t.Helper()
+	out, errOut, err := relExec(t, args...)
+	if err != nil {
+		t.Fatalf("%v: %v\nstderr: %s", args, err, errOut)
+	}
+	return out, errOut
+}
+
+type showJSON struct {
+	ID      string          `json:"id"`
+	Source  string          `json:"source"`
+	Related []incident.Link `json:"related"`
+}
+
+func showLinks(t *testing.T, db, id string, extra ...string) showJSON {
+	t.Helper()
+	out, _ := relMust(t, append([]string{"--db", db, "related", id, "-o", "json"}, extra...)...)
+	var s showJSON
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return s
+}
+
+func TestRelatedLifecycle(t *testing.T) {
+	db := relatedDB(t, 80)
+	id := gen.CaseID(0)
+
+	// No generation yet: computed on the fly.
+	s := showLinks(t, db, id, "-k", "5")
+	if s.Source != "computed now" || len(s.Related) != 5 || s.Related[0].Reason == "" {
+		t.Fatalf("on-the-fly links: %+v", s)
+	}
+	out, errOut := relMust(t, "--db", db, "related", id, "-k", "3")
+	if !strings.Contains(out, "RANK") || !strings.Contains(out, s.Related[0].To) || !strings.Contains(errOut, "computed now") {
+		t.Errorf("table:\n%s\nstderr %s", out, errOut)
+	}
+
+	out, _ = relMust(t, "--db", db, "related", "--recompute", "-k", "5")
+	if !strings.Contains(out, "generation 1:") || !strings.Contains(out, "80 cases") {
+		t.Errorf("recompute: %s", out)
+	}
+	stored := showLinks(t, db, id)
+	if !strings.HasPrefix(stored.Source, "generation 1") || len(stored.Related) != 5 || stored.Related[0].To != s.Related[0].To {
+		t.Errorf("stored links: %+v", stored)
+	}
+
+	// --explain prints the trail of each link.
+	out, _ = relMust(t, "--db", db, "related", id, "-k", "2", "--explain")
+	if strings.Count(out, "score ") < 2 || !strings.Contains(out, "shared terms") {
+		t.Errorf("explain:\n%s", out)
+	}
+
+	// Human decisions, respected by the next recompute.
+	top := stored.Related[0].To
+	far := gen.CaseID(79)
+	relMust(t, "--db", db, "related", id, "--not", top)
+	relMust(t, "--db", db, "related", id, "--pin", far)
+	relMust(t, "--db", db, "related", "--recompute", "-k", "5")
+	after := showLinks(t, db, id)
+	pinned := false
+	for _, l := range after.Related {
+		if l.To == top {
+			t.Errorf("%s still linked after --not", top)
+		}
+		if l.To == far {
+			pinned = l.Pinned
+		}
+	}
+	if !pinned {
+		t.Errorf("%s not pinned after --pin: %+v", far, after.Related)
+	}
+
+	out, _ = relMust(t, "--db", db, "related", "--diff")
+	if !strings.Contains(out, "generation 1 → 2") || !strings.Contains(out, "dropped") || !strings.Contains(out, top) || !strings.Contains(out, far) {
+		t.Errorf("diff:\n%s", out)
+	}
+	var d struct {
+		Changes []linkChange `json:"changes"`
+	}
+	out, _ = relMust(t, "--db", db, "related", "--diff", "-o", "json")
+	if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Changes) == 0 {
+		t.Errorf("diff json %v: %s", err, out)
+	}
+
+	// --all -o json: one JSON object per case.
+	out, _ = relMust(t, "--db", db, "related", "--all", "-o", "json")
+	sc := bufio.NewScanner(strings.NewReader(out))
+	lines := 0
+	for sc.Scan() {
+		var l struct {
+			ID      string `json:"id"`
+			Related []struct {
+				ID        string   `json:"id"`
+				Score     *float64 `json:"score"`
+				TextScore *float64 `json:"text_score"`
+				TagScore  *float64 `json:"tag_score"`
+				Reason    *string  `json:"reason"`
+			} `json:"related"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("line %d: %v", lines+1, err)
+		}
+		if l.ID == "" || len(l.Related) == 0 || l.Related[0].Score == nil || l.Related[0].TagScore == nil || l.Related[0].Reason == nil {
+			t.Fatalf("line %d: %s", lines+1, sc.Text())
+		}
+		lines++
+	}
+	if lines != 80 {
+		t.Errorf("--all printed %d lines, want 80", lines)
+	}
+
+	out, _ = relMust(t, "--db", db, "related", "--rollback")
+	if !strings.Contains(out, "generation 1") {
+		t.Errorf("rollback: %s", out)
+	}
+	if back := showLinks(t, db, id); back.Related[0].To != top {
+		t.Errorf("after rollback the top link is %s, want %s again", back.Related[0].To, top)
+	}
+}
+
+func TestRelatedUsage(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "u.duckdb")
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"related"}, "which case"},
+		{[]string{"related", "--recompute", "--diff"}, "one of"},
+		{[]string{"related", "X", "--force"}, "--force only"},
+		{[]string{"related", "X", "-k", "0"}, "-k 0"},
+		{[]string{"related", "X", "--not", "X"}, "itself"},
+		{[]string{"related", "--rollback", "X"}, "takes no ID"},
+		{[]string{"related", "X", "--w-text", "-1"}, "negative"},
+		{[]string{"search", "q", "--facet", "color=red"}, "unknown facet"},
+		{[]string{"search", "q", "--facet", "root_cause"}, "FACET=TERM"},
+		{[]string{"search", "q", "--facet", "root_cause=bananas"}, "no root_cause term"},
+		{[]string{"search", " "}, "empty"},
+	} {
+		_, _, err := relExec(t, append([]string{"--db", db}, tc.args...)...)
+		var u *UsageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%v: got %v, want a usage error mentioning %q", tc.args, err, tc.msg)
+		}
+	}
+}
+
+func TestStaleCheck(t *testing.T) {
+	var cases []*incident.Incident
+	for i := range 20 {
+		cases = append(cases, &incident.Incident{ID: gen.CaseID(i), Date: "2020-01-01", Title: "x"})
+	}
+	ix := similarity.Build(cases, similarity.DefaultParams())
+	for _, tc := range []struct {
+		g    *store.Generation
+		want string
+	}{
+		{nil, ""},
+		{&store.Generation{Gen: 3, Cases: 22, NewestID: gen.CaseID(19)}, ""},
+		{&store.Generation{Gen: 3, Cases: 23, NewestID: gen.CaseID(19)}, "shrank from 23 to 20"},
+		{&store.Generation{Gen: 3, Cases: 20, NewestID: "GEN-0999999", NewestDate: "2024-05-01"}, "lost its newest case GEN-0999999"},
+	} {
+		err := staleCheck(tc.g, ix)
+		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%+v: %v, want %q", tc.g, err, tc.want)
+		}
+		if err != nil && !strings.Contains(err.Error(), "--force") {
+			t.Errorf("error does not say how to override: %v", err)
+		}
+	}
+}
+
+func TestSearchCommand(t *testing.T) {
+	db := relatedDB(t, 60)
+	s, err := store.Open(t.Context(), db, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := s.Get(t.Context(), gen.CaseID(7))
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := relMust(t, "--db", db, "search", in.Title, "-k", "3", "-o", "json")
+	var hits []struct {
+		ID    string  `json:"id"`
+		Score float64 `json:"score"`
+		Title string  `json:"title"`
+	}
+	if err := json.Unmarshal([]byte(out), &hits); err != nil || len(hits) == 0 || hits[0].ID != in.ID {
+		t.Fatalf("search for its own title: %v %s", err, out)
+	}
+	rc := in.TagsOf(incident.RootCause)[0].Term
+	out, _ = relMust(t, "--db", db, "search", in.Title, "--facet", "root_cause="+rc)
+	if !strings.Contains(out, in.ID) {
+		t.Errorf("facet-filtered search lost the case:\n%s", out)
+	}
+	other := "dns"
+	if rc == "dns" {
+		other = "database"
+	}
+	out, _ = relMust(t, "--db", db, "search", in.Title, "--facet", "component="+other, "--facet", "root_cause="+rc, "-o", "json")
+	for _, c := range in.TagsOf(incident.Component) {
+		if c.Term == other {
+			return
+		}
+	}
+	if strings.Contains(out, `"`+in.ID+`"`) {
+		t.Errorf("case without component %s passed the filter:\n%s", other, out)
+	}
+}

@@ -1,0 +1,135 @@
+package similarity
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"incidents/data/gen"
+	"incidents/data/incident"
+	"incidents/similarity/textproc"
+)
+
+var benchCorpora sync.Map // n -> []*incident.Incident
+
+func benchCases(n int) []*incident.Incident {
+	if c, ok := benchCorpora.Load(n); ok {
+		return c.([]*incident.Incident)
+	}
+	cases := gen.Generate(gen.Options{N: n, Seed: 42}).Cases
+	benchCorpora.Store(n, cases)
+	return cases
+}
+
+// BenchmarkAnalyzeCases is the tokenizer and filters over real-sized
+// generated cases (bytes/s of case text).
+func BenchmarkAnalyzeCases(b *testing.B) {
+	cases := benchCases(2000)
+	size := 0
+	for _, c := range cases {
+		for _, f := range fields(c) {
+			size += len(f.text)
+		}
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		a := textproc.NewAnalyzer(nil, false)
+		for _, c := range cases {
+			for _, f := range fields(c) {
+				a.EachID(f.text, func(int32) {})
+			}
+		}
+	}
+}
+
+// BenchmarkBuild is the vectoriser: analysis, vocabulary, TF-IDF vectors
+// and both inverted indexes.
+func BenchmarkBuild(b *testing.B) {
+	for _, n := range []int{10_000} {
+		cases := benchCases(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for b.Loop() {
+				Build(cases, DefaultParams())
+			}
+		})
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func peakRSSMB() float64 {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return float64(ru.Maxrss) / 1024 // Linux: KiB
+}
+
+// benchAllTopK reports wall and CPU time per case (the machine is shared,
+// so CPU/2 is the figure for two idle cores).
+func benchAllTopK(b *testing.B, n int) {
+	ix := Build(benchCases(n), DefaultParams())
+	b.ResetTimer()
+	c0 := cpuTime()
+	for b.Loop() {
+		ix.AllTopK(context.Background(), 10, nil, nil)
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(n), "µs/case")
+	b.ReportMetric(float64((cpuTime()-c0).Microseconds())/float64(b.N)/float64(n), "cpu-µs/case")
+}
+
+// BenchmarkScale is the recompute without the store: stream generated
+// cases into a Builder (the corpus is never held whole, as with
+// store.Each) and compute the top 10 of every case, at growing sizes.
+// peak-MB is the process's peak RSS so far (run one size per process for
+// a clean figure: -bench 'Scale/100000$').
+func BenchmarkScale(b *testing.B) {
+	for _, n := range []int{10_000, 30_000, 100_000, 300_000} {
+		if testing.Short() && n > 10_000 {
+			continue
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			c0 := cpuTime()
+			for b.Loop() {
+				bl := NewBuilder(DefaultParams())
+				if err := gen.Each(gen.Options{N: n, Seed: 42}, func(in *incident.Incident) error {
+					bl.Add(in)
+					return nil
+				}); err != nil {
+					b.Fatal(err)
+				}
+				ix := bl.Index()
+				ix.AllTopK(context.Background(), 10, nil, nil)
+			}
+			b.ReportMetric(float64((cpuTime()-c0).Milliseconds())/1000/float64(b.N), "cpu-s/op")
+			b.ReportMetric(peakRSSMB(), "peak-MB")
+		})
+	}
+}
+
+func BenchmarkAllTopK10k(b *testing.B) { benchAllTopK(b, 10_000) }
+
+func BenchmarkAllTopK100k(b *testing.B) {
+	if testing.Short() {
+		b.Skip("100k corpus in -short mode")
+	}
+	benchAllTopK(b, 100_000)
+}
+
+func BenchmarkRelated100k(b *testing.B) {
+	if testing.Short() {
+		b.Skip("100k corpus in -short mode")
+	}
+	cases := benchCases(100_000)
+	ix := Build(cases, DefaultParams())
+	i := 0
+	for b.Loop() {
+		ix.Related(cases[i%len(cases)].ID, 10)
+		i += 7919
+	}
+}

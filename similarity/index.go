@@ -1,0 +1,184 @@
+package similarity
+
+import (
+	"math"
+	"runtime"
+	"sync"
+
+	"incidents/data/incident"
+	"incidents/similarity/textproc"
+)
+
+// TagFeature is one dimension of the tag block: a facet term. For the root
+// cause facet a class ("hardware") is also reached, with RootCauseClassShare
+// of the weight, from each of its subclasses ("hardware/power").
+type TagFeature struct {
+	Facet incident.Facet
+	Term  string
+}
+
+// posting is one entry of a feature's posting list.
+type posting struct {
+	doc uint32
+	w   float32
+}
+
+// Index holds the vectors of a corpus and an inverted index over them. It
+// is safe for concurrent queries once built.
+type Index struct {
+	p     Params
+	cases []*incident.Incident
+	byID  map[string]int32
+
+	// Text features have ids [0, nText); tag features [nText, nFeat).
+	nText    int
+	terms    []string  // analysed term by text feature id
+	surface  []string  // representative surface form by text feature id
+	df       []int32   // by feature id (text and tag)
+	idf      []float32 // by feature id
+	tags     []TagFeature
+	tagLabel []string // taxonomy label by tag feature index
+	pruned   int      // text terms dropped by the df ceiling
+
+	// Case vectors in compressed rows: features of case i are
+	// fid[off[i]:off[i+1]] (ascending) with weights fw[...]. The text block
+	// and the tag block are each of unit length (or empty).
+	off []uint32
+	fid []uint32
+	fw  []float32
+
+	// Inverted index: postings of feature f are post[poff[f]:poff[f+1]],
+	// by weight descending then case ascending; maxw[f] is the largest.
+	poff []uint32
+	post []posting
+	maxw []float32
+	// Candidate index of the approximate search: the same, but each case
+	// is only listed under its CandidateFeatures heaviest features.
+	cpoff []uint32
+	cpost []posting
+
+	analyzer  *textproc.Analyzer // template for queries
+	queryMu   sync.Mutex
+	overrides overrideSets
+	qa        *textproc.Analyzer
+}
+
+// Len returns the number of cases.
+func (ix *Index) Len() int { return len(ix.cases) }
+
+// Params returns the parameters the index was built with (and the current
+// weights, see SetWeights).
+func (ix *Index) Params() Params { return ix.p }
+
+// SetWeights changes the score weights without rebuilding the vectors.
+func (ix *Index) SetWeights(wText, wTags float64) { ix.p.WText, ix.p.WTags = wText, wTags }
+
+// Case returns the case with this id, or nil.
+func (ix *Index) Case(id string) *incident.Incident {
+	if i, ok := ix.byID[id]; ok {
+		return ix.cases[i]
+	}
+	return nil
+}
+
+// Cases returns the indexed cases in index order (do not modify).
+func (ix *Index) Cases() []*incident.Incident { return ix.cases }
+
+// VocabSize returns the number of text terms kept and the number dropped
+// by the document-frequency ceiling.
+func (ix *Index) VocabSize() (kept, pruned int) { return ix.nText, ix.pruned }
+
+func (ix *Index) workers() int {
+	if ix.p.Workers > 0 {
+		return ix.p.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+func (ix *Index) vec(i int) ([]uint32, []float32) {
+	a, b := ix.off[i], ix.off[i+1]
+	return ix.fid[a:b], ix.fw[a:b]
+}
+
+// scale is the score weight of a feature's block.
+func (ix *Index) scale(f uint32) float64 {
+	if int(f) < ix.nText {
+		return ix.p.WText
+	}
+	return ix.p.WTags
+}
+
+// dot returns the text and tag cosines of cases a and b.
+func (ix *Index) dot(a, b int) (text, tag float64) {
+	fa, wa := ix.vec(a)
+	fb, wb := ix.vec(b)
+	return ix.dotVec(fa, wa, fb, wb)
+}
+
+func (ix *Index) dotVec(fa []uint32, wa []float32, fb []uint32, wb []float32) (text, tag float64) {
+	i, j := 0, 0
+	nt := uint32(ix.nText)
+	for i < len(fa) && j < len(fb) {
+		x, y := fa[i], fb[j]
+		switch {
+		case x < y:
+			i++
+		case x > y:
+			j++
+		default:
+			p := float64(wa[i]) * float64(wb[j])
+			if x < nt {
+				text += p
+			} else {
+				tag += p
+			}
+			i++
+			j++
+		}
+	}
+	return clamp01(text), clamp01(tag)
+}
+
+// dotDense is dotVec with the query scattered into a dense array (q[f] is
+// the query weight of feature f) and a bitset of its features, checked
+// first; it sums in the same order as dotVec.
+func (ix *Index) dotDense(q []float32, bits []uint64, fb []uint32, wb []float32) (text, tag float64) {
+	nt := uint32(ix.nText)
+	for j, f := range fb {
+		if bits[f>>6]&(1<<(f&63)) == 0 {
+			continue
+		}
+		if x := q[f]; x != 0 {
+			p := float64(x) * float64(wb[j])
+			if f < nt {
+				text += p
+			} else {
+				tag += p
+			}
+		}
+	}
+	return clamp01(text), clamp01(tag)
+}
+
+func clamp01(x float64) float64 {
+	if x > 1 {
+		return 1
+	}
+	return x
+}
+
+// combine is the pair score from the two cosines.
+func (ix *Index) combine(text, tag float64) float64 { return ix.p.WText*text + ix.p.WTags*tag }
+
+// sublinear is the term-frequency transform: 1+ln(tf) for tf >= 1 and tf
+// itself below (field weights make fractional frequencies possible), which
+// is continuous and increasing.
+func sublinear(tf float64) float64 {
+	if tf >= 1 {
+		return 1 + math.Log(tf)
+	}
+	return tf
+}
+
+// smoothIDF is log((1+N)/(1+df)) + 1.
+func smoothIDF(n, df int) float64 { return math.Log(float64(1+n)/float64(1+df)) + 1 }

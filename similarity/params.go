@@ -1,0 +1,159 @@
+package similarity
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/goccy/go-yaml"
+
+	"incidents/data/incident"
+)
+
+// Score weights: the combined score is WText·text + WTags·tags.
+const (
+	DefaultWText = 0.6
+	DefaultWTags = 0.4
+)
+
+// Field weights scale the term frequency of each case field: titles and
+// root-cause text say more about what happened than narrative boilerplate.
+const (
+	WeightTitle     = 3.0
+	WeightRootCause = 2.5
+	WeightSummary   = 1.5
+	WeightSymptoms  = 1.5
+	WeightTrigger   = 1.5
+	WeightKeywords  = 2.0
+	WeightDetection = 1.0
+	WeightProduct   = 1.0
+	WeightNarrative = 1.0
+)
+
+// Facet weights of the tag block: root cause and component say most about
+// likeness, symptoms (which most outages share) least.
+const (
+	WeightFacetRootCause   = 3.0
+	WeightFacetComponent   = 2.5
+	WeightFacetTrigger     = 1.5
+	WeightFacetRemediation = 0.75
+	WeightFacetDetection   = 0.5
+	WeightFacetSymptom     = 0.75
+)
+
+// RootCauseClassShare is the weight, relative to a full match, with which a
+// root-cause subclass ("hardware/power") also counts as its class
+// ("hardware"): two different subclasses of one class match partially.
+const RootCauseClassShare = 0.5
+
+// Vocabulary pruning and link thresholds.
+const (
+	// DefaultMaxDFRatio drops terms found in more than this share of the
+	// cases; they separate nothing and cost the most in the index.
+	DefaultMaxDFRatio = 0.5
+	// MinDocsForDFPruning: smaller corpora are not pruned (a share of a
+	// handful of cases is meaningless).
+	MinDocsForDFPruning = 20
+	// DefaultMinScore is the lowest score a link may have.
+	DefaultMinScore = 0.05
+	// DefaultK is the number of related cases kept per case.
+	DefaultK = 10
+	// SharedTermsPerLink is how many top shared terms a link lists.
+	SharedTermsPerLink = 5
+)
+
+// Params configure an index. The zero value is not useful; start from
+// DefaultParams.
+type Params struct {
+	WText    float64 `json:"w_text" yaml:"w_text"`
+	WTags    float64 `json:"w_tags" yaml:"w_tags"`
+	MinScore float64 `json:"min_score" yaml:"min_score"`
+	// MaxDFRatio: see DefaultMaxDFRatio; 0 or 1 disables pruning.
+	MaxDFRatio float64 `json:"max_df_ratio" yaml:"max_df_ratio"`
+	// Bigrams adds adjacent-word terms to the text block.
+	Bigrams bool `json:"bigrams" yaml:"bigrams"`
+	// FacetWeights overrides the facet weights of the tag block.
+	FacetWeights map[incident.Facet]float64 `json:"facet_weights,omitempty" yaml:"facet_weights,omitempty"`
+	// Exact makes every search exact (bounded but complete; slower).
+	// The default reads bounded candidate lists (see CandidateBudget).
+	Exact bool `json:"exact" yaml:"exact"`
+	// Workers is the number of goroutines (0: GOMAXPROCS).
+	Workers int `json:"-" yaml:"-"`
+}
+
+// DefaultParams returns the defaults named by the constants of this package.
+func DefaultParams() Params {
+	return Params{
+		WText: DefaultWText, WTags: DefaultWTags, MinScore: DefaultMinScore,
+		MaxDFRatio: DefaultMaxDFRatio,
+		FacetWeights: map[incident.Facet]float64{
+			incident.RootCause: WeightFacetRootCause, incident.Component: WeightFacetComponent,
+			incident.Trigger: WeightFacetTrigger, incident.Remediation: WeightFacetRemediation,
+			incident.Detection: WeightFacetDetection, incident.Symptom: WeightFacetSymptom,
+		},
+	}
+}
+
+// facetWeight returns the weight of facet f.
+func (p Params) facetWeight(f incident.Facet) float64 {
+	if w, ok := p.FacetWeights[f]; ok {
+		return w
+	}
+	return DefaultParams().FacetWeights[f]
+}
+
+// Validate reports a parameter outside its range.
+func (p Params) Validate() error {
+	bad := func(field, msg string) error {
+		return &incident.Error{Kind: incident.ErrRange, Field: field, Msg: msg, Hint: "weights are >= 0 and not both 0; ratios lie in (0,1]"}
+	}
+	switch {
+	case p.WText < 0:
+		return bad("w_text", fmt.Sprintf("negative weight %g", p.WText))
+	case p.WTags < 0:
+		return bad("w_tags", fmt.Sprintf("negative weight %g", p.WTags))
+	case p.WText == 0 && p.WTags == 0:
+		return bad("w_text", "w_text and w_tags are both 0")
+	case p.MinScore < 0 || p.MinScore > 1:
+		return bad("min_score", fmt.Sprintf("%g is not in [0,1]", p.MinScore))
+	case p.MaxDFRatio < 0 || p.MaxDFRatio > 1:
+		return bad("max_df_ratio", fmt.Sprintf("%g is not in [0,1]", p.MaxDFRatio))
+	}
+	for f, w := range p.FacetWeights {
+		if !f.Valid() {
+			return bad("facet_weights", fmt.Sprintf("unknown facet %q", f))
+		}
+		if w < 0 {
+			return bad("facet_weights", fmt.Sprintf("facet %s has negative weight %g", f, w))
+		}
+	}
+	return nil
+}
+
+// LoadParams reads a JSON or YAML file over base: keys present in the file
+// replace the values of base, others keep them.
+func LoadParams(path string, base Params) (Params, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return base, &incident.Error{Kind: incident.ErrMissing, File: path, Msg: "cannot read the similarity config", Err: err}
+	}
+	p := base
+	fw := map[incident.Facet]float64{}
+	for f, w := range base.FacetWeights {
+		fw[f] = w
+	}
+	p.FacetWeights = nil
+	if err := yaml.UnmarshalWithOptions(b, &p, yaml.Strict()); err != nil {
+		return base, &incident.Error{Kind: incident.ErrSyntax, File: path, Msg: "bad similarity config", Err: err,
+			Hint: "keys: w_text, w_tags, min_score, max_df_ratio, bigrams, facet_weights"}
+	}
+	for f, w := range p.FacetWeights {
+		fw[f] = w
+	}
+	p.FacetWeights = fw
+	if err := p.Validate(); err != nil {
+		e := err.(*incident.Error)
+		e.File = path
+		return base, e
+	}
+	return p, nil
+}

@@ -1,0 +1,70 @@
+package similarity
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"incidents/data/incident"
+)
+
+func TestLoadParams(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p, err := LoadParams(write("a.yaml", "w_text: 0.3\nfacet_weights:\n  symptom: 2\n"), DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.WText != 0.3 || p.WTags != DefaultWTags || p.facetWeight(incident.Symptom) != 2 || p.facetWeight(incident.RootCause) != WeightFacetRootCause {
+		t.Errorf("yaml params %+v", p)
+	}
+	p, err = LoadParams(write("b.json", `{"w_tags": 0.9, "bigrams": true}`), DefaultParams())
+	if err != nil || p.WTags != 0.9 || !p.Bigrams || p.WText != DefaultWText {
+		t.Errorf("json params %+v, %v", p, err)
+	}
+	for _, tt := range []struct {
+		name, body string
+		kind       incident.Kind
+	}{
+		{"unknown.yaml", "w_txt: 1\n", incident.ErrSyntax},
+		{"neg.yaml", "w_text: -1\n", incident.ErrRange},
+		{"zero.yaml", "w_text: 0\nw_tags: 0\n", incident.ErrRange},
+		{"facet.yaml", "facet_weights: {color: 1}\n", incident.ErrRange},
+	} {
+		_, err := LoadParams(write(tt.name, tt.body), DefaultParams())
+		if !errors.Is(err, tt.kind) {
+			t.Errorf("%s: %v, want kind %s", tt.name, err, tt.kind)
+		}
+	}
+	if _, err := LoadParams(filepath.Join(dir, "missing.yaml"), DefaultParams()); err == nil {
+		t.Error("missing file accepted")
+	}
+}
+
+// TestWeightsChangeRanking: the combined score follows the weights.
+func TestWeightsChangeRanking(t *testing.T) {
+	rc, comp := incident.RootCause, incident.Component
+	cases := []*incident.Incident{
+		narrativeCase("Q", "2020-01-01", "kafka consumer lag grew", tag(rc, "capacity/disk"), tag(comp, "storage")),
+		narrativeCase("T", "2020-01-02", "kafka consumer lag grew again"),
+		narrativeCase("G", "2020-01-03", "something else", tag(rc, "capacity/disk"), tag(comp, "storage")),
+		narrativeCase("X", "2020-01-04", "filler words", tag(comp, "cdn")),
+	}
+	p := DefaultParams()
+	p.WText, p.WTags = 1, 0.1
+	if got := ids(Build(cases, p).Related("Q", 1)); got[0] != "T" {
+		t.Errorf("text-heavy weights: top %v, want T", got)
+	}
+	ix := Build(cases, p)
+	ix.SetWeights(0.1, 1)
+	if got := ids(ix.Related("Q", 1)); got[0] != "G" {
+		t.Errorf("tag-heavy weights: top %v, want G", got)
+	}
+}

@@ -1,0 +1,393 @@
+package similarity
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"incidents/data/incident"
+)
+
+// boundEps absorbs float rounding between a bound and an exact score, so
+// that pruning never drops a case that ties the k-th best.
+const boundEps = 1e-6
+
+// cand is a scored candidate.
+type cand struct {
+	doc       int32
+	score     float64
+	text, tag float64
+}
+
+// better is the total order of results: higher score, then newer date,
+// then smaller id.
+func (ix *Index) better(x, y cand) bool {
+	if x.score != y.score {
+		return x.score > y.score
+	}
+	a, b := ix.cases[x.doc], ix.cases[y.doc]
+	if a.Date != b.Date {
+		return a.Date > b.Date
+	}
+	return a.ID < b.ID
+}
+
+// qfeat is one query feature with its bound on any case's contribution.
+type qfeat struct {
+	f     uint32
+	q     float64 // scale · query weight
+	bound float64 // q · maxw
+}
+
+// scratch is per-goroutine query state.
+type scratch struct {
+	seen  []uint32
+	stamp uint32
+	order []qfeat
+	rest  []float64
+	heap  []cand
+	// approximate search
+	acc      []accSlot
+	touched  []uint32
+	qdense   []float32 // query weights by feature, for rescoring
+	qbits    []uint64  // which features the query has (fits in L1)
+	reasons  map[string]string
+	partials []partial
+}
+
+func (ix *Index) newScratch() *scratch { return &scratch{seen: make([]uint32, len(ix.cases))} }
+
+// push offers c to the k-best min-heap (root = worst).
+func (ix *Index) push(sc *scratch, c cand, k int) {
+	h := sc.heap
+	if len(h) < k {
+		h = append(h, c)
+		for i := len(h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !ix.better(h[p], h[i]) {
+				break
+			}
+			h[p], h[i] = h[i], h[p]
+			i = p
+		}
+		sc.heap = h
+		return
+	}
+	if !ix.better(c, h[0]) {
+		return
+	}
+	h[0] = c
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(h) && ix.better(h[m], h[l]) {
+			m = l
+		}
+		if r < len(h) && ix.better(h[m], h[r]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// topKVec returns the k best cases for the query vector (fids ascending),
+// best first, leaving out self and the cases excl refuses.
+//
+// Pruning (max-weight bounds, exact): query features are visited by
+// decreasing bound q·maxw; rest is the sum of the bounds not yet visited.
+// A case first met in the posting list of feature t has a score of at most
+// q_t·w + rest, so once that falls below the k-th best exact score found
+// so far (or MinScore) the remaining postings of t, sorted by weight, are
+// skipped; once q_t·maxw_t + rest does, no unseen case can qualify and the
+// search stops. Every admitted case is scored exactly by a sparse merge.
+func (ix *Index) topKVec(fids []uint32, fws []float32, self int, k int, excl func(int) bool, sc *scratch) []cand {
+	sc.heap = sc.heap[:0]
+	if k <= 0 || len(fids) == 0 {
+		return nil
+	}
+	sc.stamp++
+	if sc.stamp == 0 { // wrapped: clear
+		clear(sc.seen)
+		clear(sc.acc)
+		sc.stamp = 1
+	}
+	ix.orderFeatures(fids, fws, sc)
+	if !ix.p.Exact {
+		return ix.topKApprox(fids, fws, self, k, excl, sc)
+	}
+	minScore := ix.p.MinScore
+	theta := minScore
+	for i, qf := range sc.order {
+		rest := sc.rest[i+1]
+		if qf.bound+rest < theta-boundEps {
+			break
+		}
+		for _, p := range ix.post[ix.poff[qf.f]:ix.poff[qf.f+1]] {
+			if qf.q*float64(p.w)+rest < theta-boundEps {
+				break
+			}
+			d := int(p.doc)
+			if d == self || sc.seen[d] == sc.stamp {
+				continue
+			}
+			sc.seen[d] = sc.stamp
+			if excl != nil && excl(d) {
+				continue
+			}
+			ix.offer(sc, fids, fws, d, k, false)
+			if len(sc.heap) == k && sc.heap[0].score > theta {
+				theta = sc.heap[0].score
+			}
+		}
+	}
+	return ix.sortedHeap(sc)
+}
+
+// offer scores case d exactly against the query and offers it to the heap;
+// dense says the query is scattered into sc.qdense and sc.qbits.
+func (ix *Index) offer(sc *scratch, fids []uint32, fws []float32, d, k int, dense bool) {
+	fb, wb := ix.vec(d)
+	var text, tag float64
+	if dense {
+		text, tag = ix.dotDense(sc.qdense, sc.qbits, fb, wb)
+	} else {
+		text, tag = ix.dotVec(fids, fws, fb, wb)
+	}
+	s := ix.combine(text, tag)
+	if s <= 0 || s < ix.p.MinScore {
+		return
+	}
+	ix.push(sc, cand{int32(d), s, text, tag}, k)
+}
+
+// orderFeatures fills sc.order with the query features by decreasing
+// bound and sc.rest with the suffix sums of the bounds.
+func (ix *Index) orderFeatures(fids []uint32, fws []float32, sc *scratch) {
+	sc.order = sc.order[:0]
+	for i, f := range fids {
+		q := ix.scale(f) * float64(fws[i])
+		if q > 0 {
+			sc.order = append(sc.order, qfeat{f, q, q * float64(ix.maxw[f])})
+		}
+	}
+	slices.SortFunc(sc.order, func(a, b qfeat) int {
+		switch {
+		case a.bound > b.bound:
+			return -1
+		case a.bound < b.bound:
+			return 1
+		}
+		return int(int64(a.f) - int64(b.f))
+	})
+	sc.rest = append(sc.rest[:0], make([]float64, len(sc.order)+1)...)
+	for i := len(sc.order) - 1; i >= 0; i-- {
+		sc.rest[i] = sc.rest[i+1] + sc.order[i].bound
+	}
+}
+
+// sortedHeap returns the heap's candidates best first.
+func (ix *Index) sortedHeap(sc *scratch) []cand {
+	out := slices.Clone(sc.heap)
+	slices.SortFunc(out, func(a, b cand) int {
+		if ix.better(a, b) {
+			return -1
+		}
+		return 1
+	})
+	return out
+}
+
+// BruteTopK is the exact reference: the k best cases for case i by scoring
+// every other case. It is what the pruned search must equal.
+func (ix *Index) BruteTopK(i, k int) []incident.Link {
+	var all []cand
+	for d := range ix.cases {
+		if d == i {
+			continue
+		}
+		text, tag := ix.dot(i, d)
+		s := ix.combine(text, tag)
+		if s <= 0 || s < ix.p.MinScore {
+			continue
+		}
+		all = append(all, cand{int32(d), s, text, tag})
+	}
+	slices.SortFunc(all, func(a, b cand) int {
+		if ix.better(a, b) {
+			return -1
+		}
+		return 1
+	})
+	if len(all) > k {
+		all = all[:k]
+	}
+	return ix.links(i, all, nil)
+}
+
+// overrideSets holds the human decisions by case, both directions.
+type overrideSets struct {
+	pins map[int][]int
+	nots map[int]map[int]bool
+}
+
+// compileOverrides resolves overrides to case indexes. A decision about a
+// pair holds both ways: relatedness is symmetric. Overrides naming cases
+// not in the index are ignored. A later decision about a pair replaces an
+// earlier one.
+func (ix *Index) compileOverrides(ovs []incident.Override) overrideSets {
+	type pair struct{ a, b int }
+	last := map[pair]string{}
+	var order []pair
+	for _, o := range ovs {
+		a, okA := ix.byID[o.From]
+		b, okB := ix.byID[o.To]
+		if !okA || !okB || a == b || (o.Kind != incident.Pin && o.Kind != incident.Not) {
+			continue
+		}
+		for _, p := range []pair{{int(a), int(b)}, {int(b), int(a)}} {
+			if _, seen := last[p]; !seen {
+				order = append(order, p)
+			}
+			last[p] = o.Kind
+		}
+	}
+	s := overrideSets{pins: map[int][]int{}, nots: map[int]map[int]bool{}}
+	for _, p := range order {
+		switch last[p] {
+		case incident.Pin:
+			s.pins[p.a] = append(s.pins[p.a], p.b)
+		case incident.Not:
+			if s.nots[p.a] == nil {
+				s.nots[p.a] = map[int]bool{}
+			}
+			s.nots[p.a][p.b] = true
+		}
+	}
+	return s
+}
+
+// related computes the links of case i under overrides: pinned cases are
+// always in (marked Pinned, even below MinScore, even beyond k), excluded
+// ones never; the rest fill up to k.
+func (ix *Index) related(i, k int, ov overrideSets, sc *scratch) []incident.Link {
+	pins, nots := ov.pins[i], ov.nots[i]
+	excl := func(d int) bool { return nots[d] || slices.Contains(pins, d) }
+	if len(pins) == 0 && len(nots) == 0 {
+		excl = nil
+	}
+	fids, fws := ix.vec(i)
+	cs := ix.topKVec(fids, fws, i, max(k-len(pins), 0), excl, sc)
+	for _, d := range pins {
+		text, tag := ix.dot(i, d)
+		cs = append(cs, cand{int32(d), ix.combine(text, tag), text, tag})
+	}
+	if len(pins) > 0 {
+		slices.SortFunc(cs, func(a, b cand) int {
+			if ix.better(a, b) {
+				return -1
+			}
+			return 1
+		})
+	}
+	if sc.reasons == nil {
+		sc.reasons = map[string]string{}
+	}
+	links := ix.links(i, cs, sc.reasons)
+	for j := range links {
+		links[j].Pinned = slices.Contains(pins, int(cs[j].doc))
+	}
+	return links
+}
+
+var scratchPool sync.Pool
+
+// Related returns the k cases most related to id, best first, with their
+// explanations, respecting the overrides given to SetOverrides. It returns
+// nil for an unknown id.
+func (ix *Index) Related(id string, k int) []incident.Link {
+	i, ok := ix.byID[id]
+	if !ok {
+		return nil
+	}
+	sc, _ := scratchPool.Get().(*scratch)
+	if sc == nil || len(sc.seen) != len(ix.cases) {
+		sc = ix.newScratch()
+	}
+	defer scratchPool.Put(sc)
+	ix.queryMu.Lock()
+	ov := ix.overrides
+	ix.queryMu.Unlock()
+	return ix.related(int(i), k, ov, sc)
+}
+
+// SetOverrides sets the human decisions Related respects.
+func (ix *Index) SetOverrides(ovs []incident.Override) {
+	s := ix.compileOverrides(ovs)
+	ix.queryMu.Lock()
+	ix.overrides = s
+	ix.queryMu.Unlock()
+}
+
+// AllTopK computes the k related cases of every case in parallel, with
+// pinned pairs forced in and excluded pairs left out (see Related). The
+// map has an entry, possibly empty, for every case. progress, when not
+// nil, is called from the calling goroutine now and then and once at the
+// end. It returns nil when ctx is cancelled.
+func (ix *Index) AllTopK(ctx context.Context, k int, overrides []incident.Override, progress func(done, total int)) map[string][]incident.Link {
+	n := len(ix.cases)
+	ov := ix.compileOverrides(overrides)
+	res := make([][]incident.Link, n)
+	var done atomic.Int64
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	const chunk = 64
+	for range ix.workers() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := ix.newScratch()
+			for ctx.Err() == nil {
+				c := int(next.Add(1)-1) * chunk
+				if c >= n {
+					return
+				}
+				for i := c; i < min(c+chunk, n); i++ {
+					res[i] = ix.related(i, k, ov, sc)
+				}
+				done.Add(int64(min(c+chunk, n) - c))
+			}
+		}()
+	}
+	if progress != nil {
+		stop := make(chan struct{})
+		go func() { wg.Wait(); close(stop) }()
+		t := time.NewTicker(100 * time.Millisecond)
+	loop:
+		for {
+			select {
+			case <-stop:
+				break loop
+			case <-t.C:
+				progress(int(done.Load()), n)
+			}
+		}
+		t.Stop()
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil
+	}
+	if progress != nil {
+		progress(n, n)
+	}
+	out := make(map[string][]incident.Link, n)
+	for i, c := range ix.cases {
+		out[c.ID] = res[i]
+	}
+	return out
+}
