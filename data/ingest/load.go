@@ -31,11 +31,15 @@ var candidateExts = map[string]bool{
 	".json": true, ".jsonl": true, ".ndjson": true,
 }
 
-// Candidate reports whether a directory walk picks up the file name:
-// not hidden, and ending in a case-file extension.
+// labelsFile is the planted-cluster labels file that `incidents gen --out`
+// writes beside the case files (gen.ClustersFile); it holds no cases.
+const labelsFile = "clusters.json"
+
+// Candidate reports whether a directory walk picks up the file name: not
+// hidden, not a labels file, and ending in a case-file extension.
 func Candidate(name string) bool {
 	base := filepath.Base(name)
-	if strings.HasPrefix(base, ".") {
+	if strings.HasPrefix(base, ".") || base == labelsFile {
 		return false
 	}
 	return candidateExts[strings.ToLower(filepath.Ext(base))]

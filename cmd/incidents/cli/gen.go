@@ -36,13 +36,14 @@ related-case links. The same options always give byte-identical output.
 
 With --out DIR it writes one case JSON file per case in subdirectories of
 1000 files, plus DIR/clusters.json (cluster id -> member case ids); DIR must
-be new or empty; import the cases with 'incidents ingest DIR/[0-9]*' (the
-shard directories, without clusters.json). With --db FILE it stores the cases straight into the
+be new or empty; 'incidents ingest DIR' imports the cases (it skips
+clusters.json) and 'incidents eval --clusters DIR/clusters.json' scores
+links against the clusters. With --db FILE it stores the cases straight into the
 database in batches of --batch cases (one transaction each) and writes the
 clusters to FILE.clusters.json; --db must be given explicitly here, so the
 default database is never filled with synthetic cases by accident.`,
 		Example: `  incidents gen --n 100000 --seed 7 --out /tmp/corpus
-  incidents --db /tmp/syn.duckdb ingest /tmp/corpus/[0-9]*
+  incidents --db /tmp/syn.duckdb ingest /tmp/corpus
   incidents gen --n 100000 --seed 7 --db /tmp/synthetic.duckdb
   incidents gen --n 2000 --cluster-size 5 --start-year 2018 --end-year 2024 --out corpus`,
 		Args: cobra.NoArgs,
