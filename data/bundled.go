@@ -5,13 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"path"
 	"sort"
 
 	"incidents/data/incident"
 )
 
 // BundledCases decodes every bundled case file (strictly: unknown fields
-// are errors) and validates it, in file-name order. The command
+// are errors) and validates it, in file-name order. Format and SourceFile
+// are set as the JSON importer sets them ("json", "bundled/NAME"). The command
 // `incidents ingest --bundled` goes through the importers instead, so that
 // its reports match those of any other file.
 func BundledCases() ([]*incident.Incident, error) {
@@ -36,6 +38,10 @@ func BundledCases() ([]*incident.Incident, error) {
 		if err := incident.Validate(&in); err != nil {
 			return nil, fmt.Errorf("bundled case %s: %w", n, err)
 		}
+		if in.Format == "" {
+			in.Format = "json"
+		}
+		in.SourceFile = path.Join("bundled", n)
 		out = append(out, &in)
 	}
 	return out, nil

@@ -3,18 +3,14 @@ package reports
 import (
 	"context"
 	"flag"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
-	"sort"
 	"sync"
 	"testing"
 	"time"
 
 	"incidents/data"
 	"incidents/data/incident"
-	"incidents/data/ingest"
 	"incidents/data/store"
 	"incidents/similarity"
 )
@@ -49,32 +45,7 @@ func TestMain(m *testing.M) {
 }
 
 // bundledCorpus parses every bundled case file.
-func bundledCorpus() ([]*incident.Incident, error) {
-	fsys := data.Cases()
-	names, err := fs.Glob(fsys, "*.json")
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(names)
-	var out []*incident.Incident
-	for _, n := range names {
-		b, err := fs.ReadFile(fsys, n)
-		if err != nil {
-			return nil, err
-		}
-		res, err := ingest.ParseChecked(ingest.Input{Name: path.Join("bundled", n), Data: b}, "")
-		if err != nil {
-			return nil, err
-		}
-		for _, in := range res.Incidents {
-			if in.SourceFile == "" {
-				in.SourceFile = path.Join("bundled", n)
-			}
-			out = append(out, in)
-		}
-	}
-	return out, nil
-}
+func bundledCorpus() ([]*incident.Incident, error) { return data.BundledCases() }
 
 // loadStore ingests cases into a new database at p and computes the
 // related links of every case with the similarity package.

@@ -1,8 +1,6 @@
 package taxonomy
 
 import (
-	"encoding/json"
-	"io/fs"
 	"strings"
 	"testing"
 
@@ -13,24 +11,11 @@ import (
 // bundledCases reads the bundled case files.
 func bundledCases(t testing.TB) []*incident.Incident {
 	t.Helper()
-	fsys := data.Cases()
-	names, err := fs.Glob(fsys, "*.json")
+	cases, err := data.BundledCases()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*incident.Incident
-	for _, n := range names {
-		b, err := fs.ReadFile(fsys, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var in incident.Incident
-		if err := json.Unmarshal(b, &in); err != nil {
-			t.Fatalf("%s: %v", n, err)
-		}
-		out = append(out, &in)
-	}
-	return out
+	return cases
 }
 
 // humanTagged keeps the cases with at least one human tag.
