@@ -25,10 +25,8 @@
 // medians from the two exact distributions with a seeded generator, so every
 // run prints the same interval.
 //
-// Statistics read cases from the store's core.incidents table, whose
-// columns match the public incidents view, and tags from the public tags
-// view: the incidents view computes per-case counts that would cost about a
-// second per 100k cases.
+// Statistics read cases from the public incidents view and tags from the
+// public tags view, like any user query.
 //
 // The package also streams ad hoc query results (WriteRows: table, CSV,
 // JSON lines, Markdown) and cuts SQL text into statements (Splitter) for

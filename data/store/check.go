@@ -40,6 +40,8 @@ var checks = []struct {
 		"%d tags use terms missing from the vocabulary (e.g. %s)", "re-ingest or re-tag the affected cases; term ids are fixed"},
 	{"missing-hash", `SELECT count(*), min(id) FROM core.incidents WHERE hash IS NULL OR hash = ''`,
 		"%d cases have no content hash (e.g. %s)", "re-ingest the affected files"},
+	{"derived-columns", derivedMismatch,
+		"%d cases have a stored root cause or source/tag count that disagrees with their tags and sources (e.g. %s)", "the core tables were changed by hand: recompute the columns (Store.RefreshDerived), or re-ingest the cases with changed content"},
 	{"bad-overrides", `SELECT count(*), min(from_id || ' -> ' || to_id) FROM core.overrides WHERE kind NOT IN ('pin', 'not')`,
 		"%d overrides have an unknown kind (e.g. %s)", "set them again with pin or not"},
 }

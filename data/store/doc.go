@@ -8,7 +8,11 @@
 // action_items, refs, links, generations, overrides, ingest_runs, vocab,
 // meta). Each case is stored as flattened columns for SQL plus a JSON
 // document from which Get rebuilds it exactly; its tags of every origin
-// live in core.tags. The public views in the main schema (see Views) are
+// live in core.tags. core.incidents also keeps, per case, values derived
+// from its tags and sources (root_cause, root_cause_class, n_sources,
+// n_tags; see derived.go), which every write that changes tags or sources
+// sets in the same transaction and Check verifies, so that the incidents
+// view is a plain projection of the table. The public views in the main schema (see Views) are
 // the stable interface for users: incidents, durations, tags, related,
 // sources, action_items, references, vocab and generations. core.vocab is
 // refilled from the embedded taxonomy whenever the vocabulary changes.
@@ -18,7 +22,10 @@
 // core.meta records schema_version. Opening read-write applies the pending
 // migrations in order, in one transaction; a database written by a newer
 // version is refused with an *incident.Error of kind ErrSchema and never
-// altered. Read-only opens (DuckDB access_mode=read_only) never write.
+// altered. Read-only opens (DuckDB access_mode=read_only) never write, so
+// they refuse a database with pending migrations. Version 2 added the
+// derived columns of core.incidents and filled them from the stored tags
+// and sources.
 //
 // # Writes
 //
@@ -31,5 +38,6 @@
 // previous one are kept, and Rollback swaps them.
 //
 // One *sql.DB is shared by every Store opened on the same file in a
-// process. Setting STORE_TRACE=1 prints upsert phase timings to stderr.
+// process. Setting STORE_TRACE=1 prints upsert phase timings (wall and
+// process CPU time) to stderr.
 package store

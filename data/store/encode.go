@@ -52,13 +52,14 @@ type encoder struct {
 	incs   []*incident.Incident
 	hashes []string
 	docs   [][]byte
+	tags   [][]incident.Tag // each case's tags merged (incident.MergeTags)
 	errs   []error
 	done   []chan struct{}
 }
 
 func startEncoder(incs []*incident.Incident) *encoder {
 	n := (len(incs) + encChunk - 1) / encChunk
-	e := &encoder{incs: incs, hashes: make([]string, len(incs)), docs: make([][]byte, len(incs)), errs: make([]error, n), done: make([]chan struct{}, n)}
+	e := &encoder{incs: incs, hashes: make([]string, len(incs)), docs: make([][]byte, len(incs)), tags: make([][]incident.Tag, len(incs)), errs: make([]error, n), done: make([]chan struct{}, n)}
 	for k := range e.done {
 		e.done[k] = make(chan struct{})
 	}
@@ -91,19 +92,19 @@ func (e *encoder) chunk(k int) error {
 		if err != nil {
 			return fmt.Errorf("case %s: %w", in.ID, err)
 		}
-		e.hashes[i], e.docs[i] = h, d
+		e.hashes[i], e.docs[i], e.tags[i] = h, d, incident.MergeTags(nil, in.Tags...)
 	}
 	return nil
 }
 
-// get waits for case i and returns its hash and document.
-func (e *encoder) get(i int) (string, []byte, error) {
+// get waits for case i and returns its hash, document and merged tags.
+func (e *encoder) get(i int) (string, []byte, []incident.Tag, error) {
 	k := i / encChunk
 	<-e.done[k]
 	if e.errs[k] != nil {
-		return "", nil, e.errs[k]
+		return "", nil, nil, e.errs[k]
 	}
-	return e.hashes[i], e.docs[i], nil
+	return e.hashes[i], e.docs[i], e.tags[i], nil
 }
 
 // wait waits for every case and returns the first error in case order.
@@ -121,9 +122,9 @@ func trace(what string) func(string) {
 	if os.Getenv("STORE_TRACE") == "" {
 		return func(string) {}
 	}
-	t := time.Now()
+	t, c := time.Now(), processCPU()
 	return func(step string) {
-		fmt.Fprintf(os.Stderr, "%s %s: %v\n", what, step, time.Since(t))
-		t = time.Now()
+		fmt.Fprintf(os.Stderr, "%s %s: %v (cpu %v)\n", what, step, time.Since(t), processCPU()-c)
+		t, c = time.Now(), processCPU()
 	}
 }

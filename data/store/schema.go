@@ -16,7 +16,7 @@ import (
 
 // SchemaVersion is the database layout written by this build. A database
 // with a higher core.meta schema_version is refused.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // migrations[i] brings a database from version i to i+1. Entries are never
 // edited once released; new layouts append a migration.
@@ -136,6 +136,22 @@ CREATE TABLE core.vocab (
 	parent VARCHAR,
 	description VARCHAR
 );`,
+	// 2: per-case columns the incidents view used to compute on every
+	// query (primary root cause and its class, number of sources and of
+	// tags), filled from the tags and sources already stored.
+	`ALTER TABLE core.incidents ADD COLUMN root_cause VARCHAR;
+ALTER TABLE core.incidents ADD COLUMN root_cause_class VARCHAR;
+ALTER TABLE core.incidents ADD COLUMN n_sources BIGINT DEFAULT 0;
+ALTER TABLE core.incidents ADD COLUMN n_tags BIGINT DEFAULT 0;
+UPDATE core.incidents SET root_cause = d.root_cause, root_cause_class = split_part(d.root_cause, '/', 1),
+	n_sources = d.n_sources, n_tags = d.n_tags
+FROM (SELECT i.id, rc.term AS root_cause, coalesce(s.n, 0) AS n_sources, coalesce(t.n, 0) AS n_tags
+	FROM (SELECT DISTINCT id FROM core.incidents) i
+	LEFT JOIN (SELECT incident_id, arg_min(term, (CASE origin WHEN 'human' THEN 0 WHEN 'imported' THEN 1 ELSE 2 END) * 1000000 + seq) AS term
+		FROM core.tags WHERE facet = 'root_cause' AND term IS NOT NULL AND term <> '' GROUP BY incident_id) rc ON rc.incident_id = i.id
+	LEFT JOIN (SELECT incident_id, count(*) AS n FROM core.sources GROUP BY incident_id) s ON s.incident_id = i.id
+	LEFT JOIN (SELECT incident_id, count(*) AS n FROM core.tags GROUP BY incident_id) t ON t.incident_id = i.id) d
+WHERE core.incidents.id = d.id;`,
 }
 
 // readVersion returns the schema version recorded in core.meta, 0 for an
@@ -187,7 +203,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if ver < SchemaVersion {
 			return &incident.Error{Kind: incident.ErrSchema,
 				Msg:  fmt.Sprintf("database schema version %d is older than this build's %d and cannot be migrated read-only", ver, SchemaVersion),
-				Hint: "open it once for writing, e.g. 'incidents check', to migrate it"}
+				Hint: "open it once for writing to migrate it, e.g. incidents sql --write \"SELECT 1\""}
 		}
 		return nil
 	}

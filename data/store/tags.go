@@ -43,9 +43,11 @@ func (s *Store) SetHumanTag(ctx context.Context, id string, t incident.Tag) erro
 		if _, err := c.ExecContext(ctx, `DELETE FROM core.tags WHERE incident_id = ? AND facet = ? AND term = ?`, id, string(t.Facet), t.Term); err != nil {
 			return err
 		}
-		_, err = c.ExecContext(ctx, `INSERT INTO core.tags VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, seq, string(t.Facet), t.Term, nullStr(t.Raw), string(incident.Human), nullF(t.Confidence), nullStr(t.Evidence))
-		return err
+		if _, err = c.ExecContext(ctx, `INSERT INTO core.tags VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, seq, string(t.Facet), t.Term, nullStr(t.Raw), string(incident.Human), nullF(t.Confidence), nullStr(t.Evidence)); err != nil {
+			return err
+		}
+		return refreshIDs(ctx, c, []string{id})
 	})
 }
 
@@ -111,10 +113,7 @@ func (s *Store) ReplaceAutoTags(ctx context.Context, byID map[string][]incident.
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		if _, err := c.ExecContext(ctx, `DROP TABLE temp.batch_ids`); err != nil {
-			return err
-		}
-		return c.Raw(func(dc any) error {
+		err = c.Raw(func(dc any) error {
 			a, err := duckdb.NewAppenderFromConn(dc.(driver.Conn), "core", "tags")
 			if err != nil {
 				return err
@@ -136,5 +135,13 @@ func (s *Store) ReplaceAutoTags(ctx context.Context, byID map[string][]incident.
 			}
 			return a.Close()
 		})
+		if err != nil {
+			return err
+		}
+		if err := refreshDerived(ctx, c); err != nil {
+			return err
+		}
+		_, err = c.ExecContext(ctx, `DROP TABLE temp.batch_ids`)
+		return err
 	})
 }

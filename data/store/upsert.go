@@ -178,7 +178,10 @@ func (s *Store) Upsert(ctx context.Context, incs []*incident.Incident, run RunIn
 				if p, ok := existing[in.ID]; ok && !p.ingestedAt.IsZero() {
 					ingested = p.ingestedAt
 				}
-				tags := incident.MergeTags(nil, in.Tags...)
+				hash, doc, tags, err := enc.get(i)
+				if err != nil {
+					return err
+				}
 				if k := kept[in.ID]; len(k) > 0 {
 					for _, t := range k {
 						if t.Origin == incident.Human {
@@ -190,10 +193,6 @@ func (s *Store) Upsert(ctx context.Context, incs []*incident.Incident, run RunIn
 							tags = incident.MergeTags(tags, t)
 						}
 					}
-				}
-				hash, doc, err := enc.get(i)
-				if err != nil {
-					return err
 				}
 				if err := ap.addCase(in, hash, doc, runID, ingested, now, tags); err != nil {
 					return fmt.Errorf("storing case %s: %w", in.ID, err)
@@ -355,13 +354,15 @@ func (ap *appenders) addCase(in *incident.Incident, hash string, doc []byte, run
 		}
 		day = time.Date(y, dm, d, 0, 0, 0, 0, time.UTC)
 	}
+	rootCause, rootClass := rootCauseOf(tags)
 	if err := ap.inc.AppendRow(
 		in.ID, in.Org, nullStr(in.Product), in.Title, nullStr(in.Summary), nullStr(in.Date), day, year, month, quarter,
 		ts(in.Start), ts(in.Detected), ts(in.Mitigated), ts(in.Resolved), nullStr(in.TimeZone),
 		durMin(in.TTD), durSrc(in.TTD), durMin(in.TTR), durSrc(in.TTR),
 		nullStr(in.Severity), nullStr(in.Scope), nullStr(in.UsersAffected), nullStr(in.Region),
 		list(in.Categories), list(in.Keywords), nullStr(in.Format), nullStr(in.SourceFile), caseSchema(in.Schema),
-		hash, string(doc), run, ingested, now,
+		hash, doc, run, ingested, now,
+		rootCause, rootClass, int64(len(in.Sources)), int64(len(tags)),
 	); err != nil {
 		return err
 	}

@@ -22,18 +22,15 @@ func Views() []View {
 		{
 			Name:        "incidents",
 			Description: "One row per case with its dates, durations and primary root cause.",
-			SQL: `SELECT i.id, i.org, i.product, i.title, i.summary, i.date, i.day, i.year, i.quarter, i.month,
-	i.start_ts, i.detected_ts, i.mitigated_ts, i.resolved_ts, i.time_zone,
-	i.ttd_minutes, i.ttr_minutes, i.ttd_source, i.ttr_source,
-	i.severity, i.scope, i.users_affected, i.region,
-	rc.term AS root_cause, split_part(rc.term, '/', 1) AS root_cause_class,
-	i.categories, i.keywords,
-	(SELECT count(*) FROM core.sources s WHERE s.incident_id = i.id) AS n_sources,
-	(SELECT count(*) FROM core.tags t WHERE t.incident_id = i.id) AS n_tags,
-	i.format, i.source_file, i.hash, i.ingested_at, i.updated_at
-FROM core.incidents i
-LEFT JOIN (SELECT incident_id, arg_min(term, (CASE origin WHEN 'human' THEN 0 WHEN 'imported' THEN 1 ELSE 2 END) * 1000000 + seq) AS term
-	FROM core.tags WHERE facet = 'root_cause' AND term IS NOT NULL AND term <> '' GROUP BY incident_id) rc ON rc.incident_id = i.id`,
+			SQL: `SELECT id, org, product, title, summary, date, day, year, quarter, month,
+	start_ts, detected_ts, mitigated_ts, resolved_ts, time_zone,
+	ttd_minutes, ttr_minutes, ttd_source, ttr_source,
+	severity, scope, users_affected, region,
+	root_cause, root_cause_class,
+	categories, keywords,
+	n_sources, n_tags,
+	format, source_file, hash, ingested_at, updated_at
+FROM core.incidents`,
 			Columns: []Column{
 				{"id", "VARCHAR", "Case id, e.g. IL-0395."},
 				{"org", "VARCHAR", "Organisation the incident happened to."},

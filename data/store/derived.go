@@ -1,0 +1,139 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"strings"
+
+	"incidents/data/incident"
+)
+
+// Derived columns: core.incidents keeps, per case, its primary root cause
+// (root_cause, root_cause_class) and its number of sources and tags
+// (n_sources, n_tags), so that the public incidents view is a plain
+// projection of the table. Every write that changes a case's tags or
+// sources sets them in the same transaction: Upsert computes them in Go
+// from the rows it appends (rootCauseOf), SetHumanTag and ReplaceAutoTags
+// recompute them in SQL (refreshDerived). Both follow one rule, checked by
+// Check (derivedMismatch) and by the tests:
+//
+// The primary root cause is the term of the case's root_cause tag with a
+// non-empty term that comes first by origin (human, then imported, then
+// any other origin) and then by position (seq).
+
+// rootCauseOrder is the SQL sort key of a core.tags row for the primary
+// root cause: smaller wins.
+const rootCauseOrder = `(CASE origin WHEN 'human' THEN 0 WHEN 'imported' THEN 1 ELSE 2 END) * 1000000 + seq`
+
+// derivedSQL selects (id, stored_root_cause, stored_root_cause_class,
+// stored_n_sources, stored_n_tags, root_cause, n_sources, n_tags): the
+// stored derived columns of core.incidents and the values computed from
+// core.tags and core.sources, in one pass over each, for the cases whose
+// id the query ids returns (every case when ids is empty).
+func derivedSQL(ids string) string {
+	cases, rows := "core.incidents", ""
+	if ids != "" {
+		cases = "(SELECT * FROM core.incidents WHERE id IN (" + ids + "))"
+		rows = " WHERE incident_id IN (" + ids + ")"
+	}
+	return `SELECT i.id, i.root_cause AS stored_root_cause, i.root_cause_class AS stored_root_cause_class,
+	i.n_sources AS stored_n_sources, i.n_tags AS stored_n_tags,
+	t.root_cause, coalesce(s.n, 0) AS n_sources, coalesce(t.n, 0) AS n_tags
+FROM ` + cases + ` i
+LEFT JOIN (SELECT incident_id, count(*) AS n,
+		arg_min(term, ` + rootCauseOrder + `) FILTER (WHERE facet = 'root_cause' AND term IS NOT NULL AND term <> '') AS root_cause
+	FROM core.tags` + rows + ` GROUP BY incident_id) t ON t.incident_id = i.id
+LEFT JOIN (SELECT incident_id, count(*) AS n FROM core.sources` + rows + ` GROUP BY incident_id) s ON s.incident_id = i.id`
+}
+
+// derivedDiffer is true for a derivedSQL row whose stored columns are out
+// of date.
+const derivedDiffer = `d.stored_root_cause IS DISTINCT FROM d.root_cause OR d.stored_root_cause_class IS DISTINCT FROM split_part(d.root_cause, '/', 1)
+	OR d.stored_n_sources IS DISTINCT FROM d.n_sources OR d.stored_n_tags IS DISTINCT FROM d.n_tags`
+
+// refreshDerived recomputes the derived columns of the cases listed in
+// temp.batch_ids.
+func refreshDerived(ctx context.Context, c *sql.Conn) error {
+	_, err := updateDerived(ctx, c, `SELECT id FROM temp.batch_ids`)
+	return err
+}
+
+// updateDerived recomputes the derived columns of the cases the query
+// ids lists, writing only those that differ, and returns how many did.
+func updateDerived(ctx context.Context, c *sql.Conn, ids string) (int64, error) {
+	res, err := c.ExecContext(ctx, `UPDATE core.incidents SET root_cause = d.root_cause, root_cause_class = split_part(d.root_cause, '/', 1),
+	n_sources = d.n_sources, n_tags = d.n_tags
+FROM (SELECT DISTINCT * FROM (`+derivedSQL(ids)+`) d WHERE `+derivedDiffer+`) d
+WHERE core.incidents.id = d.id`)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// RefreshDerived recomputes every case's root_cause, root_cause_class,
+// n_sources and n_tags from its tags and sources, in one transaction, and
+// returns the number of cases that were out of date (the "derived-columns"
+// problem of Check; only edits of the core tables by hand cause it).
+func (s *Store) RefreshDerived(ctx context.Context) (int, error) {
+	var n int64
+	err := s.tx(ctx, func(c *sql.Conn) error {
+		var err error
+		n, err = updateDerived(ctx, c, "")
+		return err
+	})
+	return int(n), err
+}
+
+// refreshIDs recomputes the derived columns of the cases ids.
+func refreshIDs(ctx context.Context, c *sql.Conn, ids []string) error {
+	if err := withIDs(ctx, c, ids); err != nil {
+		return err
+	}
+	if err := refreshDerived(ctx, c); err != nil {
+		return err
+	}
+	_, err := c.ExecContext(ctx, `DROP TABLE temp.batch_ids`)
+	return err
+}
+
+// derivedMismatch is the integrity check query: the number of cases whose
+// stored derived columns differ from their tags and sources, and one of
+// them with what differs.
+var derivedMismatch = `SELECT count(*), min(format('{} (stored: root cause {}, class {}, {} sources, {} tags; from its rows: {}, {}, {}, {})',
+	d.id, coalesce(d.stored_root_cause, 'NULL'), coalesce(d.stored_root_cause_class, 'NULL'),
+	coalesce(CAST(d.stored_n_sources AS VARCHAR), 'NULL'), coalesce(CAST(d.stored_n_tags AS VARCHAR), 'NULL'),
+	coalesce(d.root_cause, 'NULL'), coalesce(split_part(d.root_cause, '/', 1), 'NULL'), d.n_sources, d.n_tags))
+FROM (` + derivedSQL("") + `) d
+WHERE ` + derivedDiffer
+
+// originOrder ranks tag origins as rootCauseOrder does.
+func originOrder(o incident.Origin) int {
+	switch o {
+	case incident.Human:
+		return 0
+	case incident.Imported:
+		return 1
+	}
+	return 2
+}
+
+// rootCauseOf returns the primary root cause and its class of a case whose
+// tags are stored in this order (seq = index), as SQL NULL when it has none.
+func rootCauseOf(tags []incident.Tag) (term, class driver.Value) {
+	best, bestKey := "", -1
+	for i, t := range tags {
+		if t.Facet != incident.RootCause || t.Term == "" {
+			continue
+		}
+		if k := originOrder(t.Origin)*1000000 + i; bestKey < 0 || k < bestKey {
+			best, bestKey = t.Term, k
+		}
+	}
+	if bestKey < 0 {
+		return nil, nil
+	}
+	cls, _, _ := strings.Cut(best, "/")
+	return best, cls
+}

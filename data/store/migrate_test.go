@@ -1,0 +1,190 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"incidents/data/incident"
+)
+
+// createV1 writes a database of schema version 1 with the version 1 DDL
+// (migrations[0]) and view, holding cases as the version 1 store stored
+// them, and returns the derived columns the version 1 view computes.
+func createV1(t *testing.T, path string, cases []*incident.Incident, extra ...string) []string {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	stmts := []string{
+		`CREATE SCHEMA core`,
+		`CREATE TABLE core.meta (key VARCHAR NOT NULL, value VARCHAR)`,
+		migrations[0],
+		`INSERT INTO core.meta VALUES ('schema_version', '1')`,
+		`CREATE VIEW incidents AS ` + v1IncidentsView,
+	}
+	for _, q := range append(stmts, extra...) {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for _, in := range cases {
+		hash, doc, err := encode(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, _, _ := in.YearMonth()
+		if _, err := db.ExecContext(ctx, `INSERT INTO core.incidents (id, org, title, date, year, format, source_file, case_schema, hash, doc, run, ingested_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, now(), now())`,
+			in.ID, in.Org, in.Title, nullStr(in.Date), y, nullStr(in.Format), nullStr(in.SourceFile), caseSchema(in.Schema), hash, string(doc)); err != nil {
+			t.Fatal(err)
+		}
+		for i, tg := range in.Tags {
+			if _, err := db.ExecContext(ctx, `INSERT INTO core.tags VALUES (?, ?, ?, ?, ?, ?, NULL, NULL)`,
+				in.ID, i, string(tg.Facet), nullStr(tg.Term), nullStr(tg.Raw), string(tg.Origin)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, src := range in.Sources {
+			if _, err := db.ExecContext(ctx, `INSERT INTO core.sources VALUES (?, ?, ?, NULL, NULL)`, in.ID, i, src.URL); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want := derivedRows(t, db, `SELECT * FROM incidents`)
+	if len(want) != len(cases) {
+		t.Fatalf("version 1 view: %v", want)
+	}
+	return want
+}
+
+// incidentsColumns describes the columns of core.incidents.
+func incidentsColumns(t *testing.T, q querier) string {
+	t.Helper()
+	rows, err := q.QueryContext(context.Background(), `SELECT column_name, data_type, coalesce(column_default, '') FROM information_schema.columns
+		WHERE table_schema = 'core' AND table_name = 'incidents' ORDER BY ordinal_position`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var n, ty, def string
+		if err := rows.Scan(&n, &ty, &def); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(n + " " + ty + " " + def + "\n")
+	}
+	return b.String()
+}
+
+func TestMigrateV1ToV2(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v1.duckdb")
+	want := createV1(t, path, derivedCases())
+
+	// Read-only, the old file is refused and left alone.
+	before := fileSum(t, path)
+	_, err := Open(ctx, path, Options{ReadOnly: true})
+	var ie *incident.Error
+	if !errors.As(err, &ie) || ie.Kind != incident.ErrSchema || !strings.Contains(ie.Hint, "--write") {
+		t.Fatalf("read-only open of version 1: %v", err)
+	}
+	if fileSum(t, path) != before {
+		t.Fatal("read-only open modified the file")
+	}
+
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v, err := readVersion(ctx, s.DB()); err != nil || v != 2 {
+		t.Fatalf("version after migration %d %v", v, err)
+	}
+	if got := derivedRows(t, s.DB(), `SELECT * FROM incidents`); !reflect.DeepEqual(got, want) {
+		t.Fatalf("migrated columns\n%s\nversion 1 view\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := rowOf(want, "E-1"); got != "E-1 human-error/maintenance human-error 0 4" {
+		t.Fatalf("version 1 reference row %q", got)
+	}
+	if p, err := s.Check(ctx); err != nil || len(p) != 0 {
+		t.Fatalf("migrated database: %+v %v", p, err)
+	}
+	// The migrated table has the layout of a new database, so every write
+	// path works on it.
+	fresh, _ := openTemp(t)
+	if a, b := incidentsColumns(t, s.DB()), incidentsColumns(t, fresh.DB()); a != b {
+		t.Fatalf("migrated layout\n%s\nnew layout\n%s", a, b)
+	}
+	in, err := s.Get(ctx, "A-1")
+	if err != nil || in.Title != "Elevated errors on A-1" || len(in.Tags) != 3 {
+		t.Fatalf("get after migration: %+v %v", in, err)
+	}
+	if err := s.SetHumanTag(ctx, "B-1", incident.Tag{Facet: incident.RootCause, Term: "hardware/disk"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ReplaceAutoTags(ctx, map[string][]incident.Tag{"C-1": {tag(incident.RootCause, "overload", incident.Auto)}}); err != nil {
+		t.Fatal(err)
+	}
+	c := minimal("C-1", "Org", "2021")
+	c.Title = "Changed"
+	if rep := mustUpsert(t, s, c, minimal("N-1", "Org", "2023")); rep.New != 1 || rep.Updated != 1 {
+		t.Fatalf("upsert after migration: %+v", rep)
+	}
+	got := agree(t, s, "writes after migration")
+	for _, w := range []string{"B-1 hardware/disk hardware 0 1", "C-1 overload overload 0 1", "N-1 NULL NULL 0 0"} {
+		if r := rowOf(got, strings.Fields(w)[0]); r != w {
+			t.Errorf("after migration: got %q, want %q", r, w)
+		}
+	}
+	// A second open finds nothing to migrate.
+	s.Close()
+	s2, err := Open(ctx, path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2.Close()
+}
+
+// TestMigrateV1RollsBack makes migration 2 fail half-way (the file
+// already has a column it adds) and checks the file is left at version 1
+// with none of the migration's changes.
+func TestMigrateV1RollsBack(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v1.duckdb")
+	createV1(t, path, derivedCases(), `ALTER TABLE core.incidents ADD COLUMN n_tags INTEGER`)
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := incidentsColumns(t, db)
+	db.Close()
+
+	_, err = Open(ctx, path, Options{})
+	if err == nil || !strings.Contains(err.Error(), "version 2") {
+		t.Fatalf("got %v, want a failed migration to version 2", err)
+	}
+	db, err = sql.Open("duckdb", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if v, err := readVersion(ctx, db); err != nil || v != 1 {
+		t.Fatalf("version after failed migration %d %v", v, err)
+	}
+	if got := incidentsColumns(t, db); got != cols || strings.Contains(got, "root_cause") {
+		t.Fatalf("columns after failed migration\n%s\nbefore\n%s", got, cols)
+	}
+	var vocab int
+	if err := db.QueryRow(`SELECT count(*) FROM core.vocab`).Scan(&vocab); err != nil || vocab != 0 {
+		t.Fatalf("vocab filled by a failed migration: %d %v", vocab, err)
+	}
+}
