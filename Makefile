@@ -42,8 +42,10 @@ deps-test:
 run: build
 	./$(BIN) --db $(DB) ingest --bundled
 	./$(BIN) --db $(DB) related --recompute
-	./$(BIN) --db $(DB) summary
+	./$(BIN) --db $(DB) stats --by root_cause_class
 	./$(BIN) --db $(DB) report --out $(REPORT)
+	@echo "report: $(CURDIR)/$(REPORT)"
+	@echo "next: ./$(BIN) related IL-0395 --explain | ./$(BIN) serve | ./$(BIN) sql"
 
 test: $(ECHARTS) deps-test
 	$(GO) vet ./...

@@ -28,6 +28,7 @@ func newIngestCmd(app *App) *cobra.Command {
 	var (
 		format    string
 		keepGoing bool
+		verbose   bool
 		bundled   bool
 	)
 	cmd := &cobra.Command{
@@ -55,6 +56,7 @@ summary of the corpus goes to stdout.`,
 	}
 	cmd.Flags().StringVar(&format, "format", "", "input format (default: detect per file): "+strings.Join(ingest.Formats(), ", "))
 	cmd.Flags().BoolVar(&keepGoing, "keep-going", false, "import the good files and list the bad ones instead of stopping")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, fmt.Sprintf("report every file and its notes (the default does so for up to %d files)", perFileReportMax))
 	cmd.Flags().BoolVar(&bundled, "bundled", false, "import the corpus bundled with the program")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if !bundled && len(args) == 0 {
@@ -93,7 +95,7 @@ summary of the corpus goes to stdout.`,
 			return &incident.Error{Kind: incident.ErrEmpty, File: strings.Join(args, " "), Msg: "no case files found",
 				Hint: "ingest reads .json, .jsonl, .ndjson, .md, .markdown, .txt and .text files; name a file directly to try any other"}
 		}
-		return runIngest(ctx, app, results, keepGoing, runSource(bundled, args), started)
+		return runIngest(ctx, app, results, keepGoing, verbose || len(results) <= perFileReportMax, runSource(bundled, args), started)
 	}
 	return cmd
 }
@@ -141,8 +143,13 @@ func loadBundled(format string) ([]ingest.FileResult, error) {
 	return out, nil
 }
 
-// runIngest validates the parsed files, stores the good cases and reports.
-func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepGoing bool, source string, started time.Time) error {
+// perFileReportMax is how many files an ingest reports one by one, with
+// the notes of what was extracted, unless --verbose asks for all.
+const perFileReportMax = 20
+
+// runIngest validates the parsed files, stores the good cases and reports;
+// perFile lists every stored file with its status and notes.
+func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepGoing, perFile bool, source string, started time.Time) error {
 	var bad []ingest.FileResult
 	var good []ingest.FileResult
 	for _, r := range results {
@@ -219,6 +226,9 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 		counts[f][it.Status]++
 	}
 	for _, r := range good {
+		if !perFile {
+			break
+		}
 		c := counts[r.Path]
 		var parts []string
 		for _, st := range []store.Status{store.StatusNew, store.StatusUpdated, store.StatusUnchanged} {

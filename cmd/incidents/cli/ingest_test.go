@@ -73,8 +73,13 @@ func TestIngestSharedCorpora(t *testing.T) {
 	if !strings.Contains(out, "The database holds 435 cases") || strings.Count(strings.TrimSpace(out), "\n") != 0 {
 		t.Fatalf("stdout is not the one-paragraph summary: %q", out)
 	}
-	if !strings.Contains(errOut, "note: IL-0395") {
-		t.Fatalf("parser notes not reported:\n%s", lastLines(errOut, 10))
+	if strings.Contains(errOut, "note: IL-0395") {
+		t.Fatalf("246 files reported one by one without --verbose:\n%s", lastLines(errOut, 10))
+	}
+	// Few files, or --verbose: every file with the parser's notes.
+	_, errSeeds := mustRun(t, "--db", tempDB(t), "ingest", seedsDir)
+	if !strings.Contains(errSeeds, "note: IL-0395") || !strings.Contains(errSeeds, "extracted start") {
+		t.Fatalf("parser notes not reported for the seeds:\n%s", lastLines(errSeeds, 10))
 	}
 	cases := listCases(t, db)
 	if len(cases) != 435 {
