@@ -28,12 +28,10 @@ const (
 	RerankFactor = 5
 )
 
-// accSlot is one case's partial sum, valid when stamp is the query's
-// (one array, so one cache miss per posting).
-type accSlot struct {
-	stamp uint32
-	sum   float32
-}
+// approxBudget holds the budgets the search uses: the constants above,
+// in a variable so that tests can measure recall against other settings.
+var approxBudget = struct{ budget, perFeature, features, rerankMin, rerankFactor int }{
+	CandidateBudget, FeaturePostingsCap, CandidateFeatures, RerankMin, RerankFactor}
 
 type partial struct {
 	doc uint32
@@ -54,34 +52,47 @@ func worse(a, b partial) bool {
 // then exact rescoring of the best partial sums.
 func (ix *Index) topKApprox(fids []uint32, fws []float32, self int, k int, excl func(int) bool, sc *scratch) []cand {
 	if len(sc.acc) != len(ix.cases) {
-		sc.acc = make([]accSlot, len(ix.cases))
+		sc.acc = make([]float32, len(ix.cases))
+		sc.accSeen = make([]uint64, (len(ix.cases)+63)/64)
 	}
-	sc.touched = sc.touched[:0]
-	budget := CandidateBudget
-	for _, qf := range sc.order[:min(len(sc.order), CandidateFeatures)] {
+	// First touches are found in a bitset (small enough for L1) without a
+	// branch; sums live in a dense array cleared through touched.
+	acc, seen := sc.acc, sc.accSeen
+	touched := sc.touched[:0]
+	nt := 0
+	ab := approxBudget
+	budget := ab.budget
+	for _, qf := range sc.order[:min(len(sc.order), ab.features)] {
 		if budget <= 0 {
 			break
 		}
 		ps := ix.cpost[ix.cpoff[qf.f]:ix.cpoff[qf.f+1]]
-		n := min(len(ps), FeaturePostingsCap, budget)
+		n := min(len(ps), ab.perFeature, budget)
 		budget -= n
 		q := float32(qf.q)
+		if need := nt + n; cap(touched) < need {
+			touched = append(touched[:nt], make([]uint32, need-nt)...)
+		}
+		touched = touched[:cap(touched)]
 		for _, p := range ps[:n] {
-			a := &sc.acc[p.doc]
-			if a.stamp != sc.stamp {
-				a.stamp, a.sum = sc.stamp, 0
-				sc.touched = append(sc.touched, p.doc)
-			}
-			a.sum += q * p.w
+			d := p.doc
+			w := &seen[d>>6]
+			bit := uint64(1) << (d & 63)
+			touched[nt] = d
+			nt += int(1 ^ (*w>>(d&63))&1)
+			*w |= bit
+			acc[d] += q * p.w
 		}
 	}
-	m := max(RerankMin, RerankFactor*k)
+	touched = touched[:nt]
+	sc.touched = touched
+	m := max(ab.rerankMin, ab.rerankFactor*k)
 	h := sc.partials[:0]
 	for _, d := range sc.touched {
 		if int(d) == self || (excl != nil && excl(int(d))) {
 			continue
 		}
-		c := partial{d, sc.acc[d].sum}
+		c := partial{d, acc[d]}
 		if len(h) < m {
 			h = append(h, c)
 			if len(h) == m {
@@ -95,6 +106,10 @@ func (ix *Index) topKApprox(fids []uint32, fws []float32, self int, k int, excl 
 		}
 	}
 	sc.partials = h
+	for _, d := range touched {
+		acc[d] = 0
+		seen[d>>6] = 0
+	}
 	slices.SortFunc(h, func(a, b partial) int { return int(int64(a.doc) - int64(b.doc)) })
 	if nf := len(ix.maxw); len(sc.qdense) != nf {
 		sc.qdense = make([]float32, nf)

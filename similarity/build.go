@@ -292,7 +292,7 @@ func (b *Builder) Index() *Index {
 			ix.maxw[f] = ix.post[a].w
 		}
 	}
-	ix.cpoff, ix.cpost = ix.buildPostings(nw, CandidateFeatures)
+	ix.cpoff, ix.cpost = ix.buildPostings(nw, approxBudget.features)
 	return ix
 }
 

@@ -116,6 +116,17 @@ func (ix *Index) explain(i, j int, maxTerms int) Explanation {
 	return e
 }
 
+// classMatch reports whether case i or j reaches the shared feature f only
+// as a root-cause class through a subclass. Only a root-cause term without
+// a subclass part can be such a class; every other feature is a tag of
+// both cases.
+func (ix *Index) classMatch(i, j int, f TagFeature) bool {
+	if f.Facet != incident.RootCause || strings.Contains(f.Term, "/") {
+		return false
+	}
+	return !hasTag(ix.cases[i], f) || !hasTag(ix.cases[j], f)
+}
+
 func hasTag(in *incident.Incident, f TagFeature) bool {
 	for _, t := range in.Tags {
 		if t.Facet == f.Facet && t.Term == f.Term {
@@ -283,7 +294,7 @@ func (ix *Index) link(i int, c cand, rank int) incident.Link {
 				tf := ix.tagFeature(f)
 				tags = append(tags, TagContribution{Facet: tf.Facet, Term: tf.Term,
 					Label:        ix.tagLabel[int(f)-ix.nText],
-					Class:        !hasTag(ix.cases[i], tf) || !hasTag(ix.cases[j], tf),
+					Class:        ix.classMatch(i, j, tf),
 					Contribution: ix.p.WTags * p})
 			}
 			x++

@@ -49,7 +49,8 @@ type scratch struct {
 	rest  []float64
 	heap  []cand
 	// approximate search
-	acc      []accSlot
+	acc      []float32 // partial sums by case, zero between queries
+	accSeen  []uint64  // bitset of the cases in touched
 	touched  []uint32
 	qdense   []float32 // query weights by feature, for rescoring
 	qbits    []uint64  // which features the query has (fits in L1)
@@ -113,7 +114,6 @@ func (ix *Index) topKVec(fids []uint32, fws []float32, self int, k int, excl fun
 	sc.stamp++
 	if sc.stamp == 0 { // wrapped: clear
 		clear(sc.seen)
-		clear(sc.acc)
 		sc.stamp = 1
 	}
 	ix.orderFeatures(fids, fws, sc)

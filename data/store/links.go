@@ -34,6 +34,17 @@ type Generation struct {
 // kept; older ones are deleted. g.Gen and g.Current are ignored; a zero
 // g.CreatedAt means now. A link's Rank of 0 is replaced by its position.
 func (s *Store) WriteGeneration(ctx context.Context, g Generation, links map[string][]incident.Link) (int64, error) {
+	return s.WriteGenerationStream(ctx, g, func(emit func(from string, links []incident.Link) error) error {
+		return eachSorted(links, emit)
+	})
+}
+
+// WriteGenerationStream is WriteGeneration for links produced while they
+// are written: produce calls emit once per case (in any order, each case
+// at most once) and the links are appended as they come, so they need
+// not all be held in memory. Everything happens in one transaction; an
+// error from produce or emit rolls it back.
+func (s *Store) WriteGenerationStream(ctx context.Context, g Generation, produce func(emit func(from string, links []incident.Link) error) error) (int64, error) {
 	if g.CreatedAt.IsZero() {
 		g.CreatedAt = time.Now()
 	}
@@ -47,7 +58,7 @@ func (s *Store) WriteGeneration(ctx context.Context, g Generation, links map[str
 			gen, g.CreatedAt.UTC(), g.Cases, nullStr(g.NewestDate), nullStr(g.NewestID), nullStr(g.Params)); err != nil {
 			return err
 		}
-		if err := appendLinks(c, gen, links); err != nil {
+		if err := appendLinks(c, gen, produce); err != nil {
 			return err
 		}
 		if _, err := c.ExecContext(ctx, `UPDATE core.generations SET current = (gen = ?)`, gen); err != nil {
@@ -69,42 +80,104 @@ func (s *Store) WriteGeneration(ctx context.Context, g Generation, links map[str
 	return gen, nil
 }
 
-// appendLinks appends links to core.links under generation gen, in sorted
-// case order.
-func appendLinks(c *sql.Conn, gen int64, links map[string][]incident.Link) error {
+// eachSorted calls emit for every case of links in id order.
+func eachSorted(links map[string][]incident.Link, emit func(from string, links []incident.Link) error) error {
 	from := make([]string, 0, len(links))
 	for id := range links {
 		from = append(from, id)
 	}
 	sort.Strings(from)
+	for _, id := range from {
+		if err := emit(id, links[id]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appendLinks appends the links produce emits to core.links under
+// generation gen.
+func appendLinks(c *sql.Conn, gen int64, produce func(emit func(from string, links []incident.Link) error) error) error {
 	return c.Raw(func(dc any) error {
 		a, err := duckdb.NewAppenderFromConn(dc.(driver.Conn), "core", "links")
 		if err != nil {
 			return err
 		}
-		for _, id := range from {
-			for i, l := range links[id] {
+		var buf []byte
+		err = produce(func(id string, links []incident.Link) error {
+			for i, l := range links {
 				rank := l.Rank
 				if rank == 0 {
 					rank = i + 1
 				}
 				var shared driver.Value
 				if len(l.SharedTags) > 0 {
-					b, err := json.Marshal(l.SharedTags)
-					if err != nil {
-						a.Close()
-						return err
-					}
-					shared = string(b)
+					buf = appendSharedTags(buf[:0], l.SharedTags)
+					shared = string(buf)
 				}
 				if err := a.AppendRow(gen, id, l.To, int32(rank), l.Score, l.TextScore, l.TagScore, nullStr(l.Reason), shared, list(l.SharedTerms), l.Pinned); err != nil {
-					a.Close()
 					return fmt.Errorf("link %s -> %s: %w", id, l.To, err)
 				}
 			}
+			return nil
+		})
+		if err != nil {
+			a.Close()
+			return err
 		}
 		return a.Close()
 	})
+}
+
+// appendSharedTags encodes shared tags exactly as json.Marshal does (keys
+// sorted, HTML-safe escaping) without reflection.
+func appendSharedTags(b []byte, m map[incident.Facet][]string) []byte {
+	var keys [8]incident.Facet
+	ks := keys[:0]
+	for f := range m {
+		ks = append(ks, f)
+	}
+	for i := 1; i < len(ks); i++ {
+		for j := i; j > 0 && ks[j] < ks[j-1]; j-- {
+			ks[j], ks[j-1] = ks[j-1], ks[j]
+		}
+	}
+	b = append(b, '{')
+	for i, f := range ks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, string(f))
+		b = append(b, ':')
+		if m[f] == nil {
+			b = append(b, "null"...)
+			continue
+		}
+		b = append(b, '[')
+		for j, t := range m[f] {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, t)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// appendJSONString appends s as a JSON string the way encoding/json does:
+// plain printable ASCII is copied, anything else goes through json.Marshal.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // AppendLinks adds or replaces the links of some cases in the current
@@ -134,7 +207,9 @@ func (s *Store) AppendLinks(ctx context.Context, links map[string][]incident.Lin
 		if _, err := c.ExecContext(ctx, `DROP TABLE temp.batch_ids`); err != nil {
 			return err
 		}
-		return appendLinks(c, gen.Int64, links)
+		return appendLinks(c, gen.Int64, func(emit func(from string, links []incident.Link) error) error {
+			return eachSorted(links, emit)
+		})
 	})
 }
 

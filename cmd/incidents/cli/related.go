@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -151,11 +152,12 @@ case (a half-loaded database), unless --force.`,
 	return cmd
 }
 
-// loadIndex streams every case into the index (analysed while read, text
-// not kept) and gives it the store's overrides.
+// loadIndex streams every case into the index (only the indexed fields
+// are read; analysed while read, text not kept) and gives it the store's
+// overrides.
 func loadIndex(ctx context.Context, s *store.Store, p similarity.Params) (*similarity.Index, error) {
 	b := similarity.NewBuilder(p)
-	err := s.Each(ctx, store.Filter{}, func(in *incident.Incident) error {
+	err := s.EachForIndex(ctx, func(in *incident.Incident) error {
 		b.Add(in)
 		return nil
 	})
@@ -342,6 +344,9 @@ func runRecompute(ctx context.Context, app *App, cmd *cobra.Command, o *relatedO
 		return err
 	}
 	tBuild := time.Since(t0)
+	// The build's transient arrays are garbage now: hand their pages back
+	// before the links phase so that the peak is the build's, not the sum.
+	debug.FreeOSMemory()
 	cur, err := s.CurrentGeneration(ctx)
 	if err != nil {
 		return err
@@ -355,28 +360,28 @@ func runRecompute(ctx context.Context, app *App, cmd *cobra.Command, o *relatedO
 	if err != nil {
 		return err
 	}
-	t1 := time.Now()
-	links := ix.AllTopK(ctx, o.k, ovs, progressFor(app.Stderr, "related"))
-	if links == nil {
-		return ctx.Err()
-	}
-	tLinks := time.Since(t1)
 	date, id := newest(ix.Cases())
 	pj, _ := json.Marshal(struct {
 		similarity.Params
 		K int `json:"k"`
 	}{p, o.k})
-	t2 := time.Now()
-	gen, err := s.WriteGeneration(ctx, store.Generation{Cases: ix.Len(), NewestDate: date, NewestID: id, Params: string(pj)}, links)
+	// Links are computed on every core and appended while computed, in
+	// one transaction, so they are never all held in memory.
+	t1 := time.Now()
+	n := 0
+	progress := progressFor(app.Stderr, "related")
+	gen, err := s.WriteGenerationStream(ctx, store.Generation{Cases: ix.Len(), NewestDate: date, NewestID: id, Params: string(pj)},
+		func(emit func(from string, links []incident.Link) error) error {
+			return ix.EachTopK(ctx, o.k, ovs, progress, func(from string, links []incident.Link) error {
+				n += len(links)
+				return emit(from, links)
+			})
+		})
 	if err != nil {
 		return err
 	}
-	n := 0
-	for _, ls := range links {
-		n += len(ls)
-	}
 	fmt.Fprintf(app.Stdout, "generation %d: %d links for %d cases (k=%d)\n", gen, n, ix.Len(), o.k)
-	fmt.Fprintf(app.Stderr, "read+index %s, links %s, write %s\n", tBuild.Round(time.Millisecond), tLinks.Round(time.Millisecond), time.Since(t2).Round(time.Millisecond))
+	fmt.Fprintf(app.Stderr, "read+index %s, links+write %s\n", tBuild.Round(time.Millisecond), time.Since(t1).Round(time.Millisecond))
 	return nil
 }
 
