@@ -256,6 +256,14 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 		return err
 	}
 	fmt.Fprintln(app.Stdout, summaryText(sm, false))
+	// Links are not computed inside the ingest transaction (it stays one
+	// atomic write of the files' content); say how to give new cases links.
+	if rep.New > 0 {
+		if cur, err := s.CurrentGeneration(ctx); err == nil && cur != nil {
+			fmt.Fprintf(app.Stderr, "%s no related links yet: run 'incidents related --update' (or --recompute)\n",
+				plural(rep.New, "new case has", "new cases have"))
+		}
+	}
 	return nil
 }
 

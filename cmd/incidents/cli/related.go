@@ -66,6 +66,7 @@ func (f *simFlags) custom(cmd *cobra.Command) bool {
 type relatedOpts struct {
 	k                         int
 	explain, recompute, force bool
+	update                    bool
 	diff, rollback, all       bool
 	not, pin                  string
 	format                    string
@@ -86,10 +87,17 @@ top k links of every case (respecting every --pin and --not decision) and
 stores them as a new generation in one transaction; the previous generation
 is kept for --diff and --rollback. A recompute is refused when the corpus
 shrank by more than 10% since the current generation or lost its newest
-case (a half-loaded database), unless --force.`,
+case (a half-loaded database), unless --force.
+
+--update links the cases that have no links in the current generation
+(those ingested since the last recompute) and refreshes the lists of the
+older cases their links name, in one transaction, without a full
+recompute. Older lists a new case would enter without being named wait for
+the next --recompute.`,
 		Example: `  incidents related IL-0395
   incidents related IL-0395 --explain
   incidents related --recompute
+  incidents related --update
   incidents related --diff
   incidents related IL-0395 --not IL-0352
   incidents related IL-0395 --pin IL-0396
@@ -101,6 +109,7 @@ case (a half-loaded database), unless --force.`,
 	f.BoolVar(&o.explain, "explain", false, "print the full score trail of every link")
 	f.BoolVar(&o.recompute, "recompute", false, "recompute the links of every case as a new generation")
 	f.BoolVar(&o.force, "force", false, "recompute even when the corpus looks stale")
+	f.BoolVar(&o.update, "update", false, "link the cases added since the last recompute, without a full recompute")
 	f.BoolVar(&o.diff, "diff", false, "links added and dropped between the previous and current generation")
 	f.BoolVar(&o.rollback, "rollback", false, "make the previous generation current again")
 	f.BoolVar(&o.all, "all", false, "print the links of every case (JSON lines with -o json)")
@@ -116,13 +125,13 @@ case (a half-loaded database), unless --force.`,
 			return usagef("-k %d: need at least 1", o.k)
 		}
 		modes := 0
-		for _, on := range []bool{o.recompute, o.diff, o.rollback, o.all, o.not != "" || o.pin != ""} {
+		for _, on := range []bool{o.recompute, o.update, o.diff, o.rollback, o.all, o.not != "" || o.pin != ""} {
 			if on {
 				modes++
 			}
 		}
 		if modes > 1 || (o.not != "" && o.pin != "") {
-			return usagef("use one of --recompute, --diff, --rollback, --all, --not, --pin at a time")
+			return usagef("use one of --recompute, --update, --diff, --rollback, --all, --not, --pin at a time")
 		}
 		needID := o.not != "" || o.pin != "" || modes == 0
 		if needID && len(args) == 0 {
@@ -138,6 +147,8 @@ case (a half-loaded database), unless --force.`,
 		switch {
 		case o.recompute:
 			return runRecompute(ctx, app, cmd, &o)
+		case o.update:
+			return runUpdate(ctx, app, cmd, &o)
 		case o.diff:
 			return runDiff(ctx, app, o.format)
 		case o.rollback:

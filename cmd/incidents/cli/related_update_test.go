@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRelatedUpdate: cases ingested after a recompute get links from
+// --update without a new generation, and ingest says how to get them.
+func TestRelatedUpdate(t *testing.T) {
+	db := tempDB(t)
+	mustRun(t, "--db", db, "ingest", "--bundled")
+	if _, _, err := runCLI(t, "--db", db, "related", "--update"); err == nil || !strings.Contains(err.Error(), "--recompute") {
+		t.Fatalf("--update before any recompute: err = %v, want a hint to recompute", err)
+	}
+	mustRun(t, "--db", db, "related", "--recompute")
+	_, errOut := mustRun(t, "--db", db, "ingest", seedsDir)
+	if !strings.Contains(errOut, "1 new case has no related links yet") {
+		t.Fatalf("ingest does not point at --update:\n%s", lastLines(errOut, 5))
+	}
+	out, _ := mustRun(t, "--db", db, "related", "--update")
+	if !strings.Contains(out, "generation 1: linked 1 new cases") {
+		t.Fatalf("--update output: %q", out)
+	}
+	n, _ := mustRun(t, "--db", db, "sql", "-o", "csv", "SELECT count(*) FROM related r JOIN incidents i ON i.id = r.incident_id WHERE i.format = 'rawtext'")
+	if got := strings.TrimSpace(strings.SplitN(n, "\n", 2)[1]); got == "0" {
+		t.Fatalf("the raw-text case ingested after the recompute has no links:\n%s", n)
+	}
+	out, _ = mustRun(t, "--db", db, "related", "--update")
+	if !strings.Contains(out, "nothing to update") {
+		t.Fatalf("second --update: %q", out)
+	}
+	if out, _ := mustRun(t, "--db", db, "check"); !strings.Contains(out, "ok") {
+		t.Fatalf("check after --update: %q", out)
+	}
+}
