@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"incidents/data/incident"
+	"incidents/taxonomy"
 )
 
 // The "json" format is the project's case JSON: the JSON form of
@@ -57,6 +58,9 @@ func parseJSON(in Input) (*Result, error) {
 		}
 	}
 	res := &Result{}
+	// Lines are counted on from the previous case: lineOf from the start
+	// for every case would make a file of many cases quadratic.
+	lineAt, lastOff := 1, 0
 	for dec.More() {
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
@@ -68,7 +72,13 @@ func parseJSON(in Input) (*Result, error) {
 			return nil, err
 		}
 		res.Incidents = append(res.Incidents, c)
-		res.Lines = append(res.Lines, lineOf(data, int64(off)))
+		if off >= lastOff && off <= len(data) {
+			lineAt += bytes.Count(data[lastOff:off], []byte{'\n'})
+			lastOff = off
+		} else {
+			lineAt, lastOff = lineOf(data, int64(off)), max(0, min(off, len(data)))
+		}
+		res.Lines = append(res.Lines, lineAt)
 	}
 	if array {
 		if _, err := dec.Token(); err != nil {
@@ -112,11 +122,37 @@ func decodeCase(name string, data []byte, off int, raw []byte) (*incident.Incide
 	if err := d.Decode(&c); err != nil {
 		return nil, jsonError(name, data, off, err, int64(off)+d.InputOffset())
 	}
+	if err := checkTerms(&c); err != nil {
+		return nil, err.At(name, lineOf(data, int64(off)))
+	}
 	if c.Format == "" {
 		c.Format = "json"
 	}
 	c.SourceFile = name
 	return &c, nil
+}
+
+// checkTerms maps each tag term written as a vocabulary label or alias to
+// its term id, and refuses a term the vocabulary lacks: stored, it would
+// fail the database's integrity check.
+func checkTerms(c *incident.Incident) *incident.Error {
+	v := taxonomy.Default()
+	for i := range c.Tags {
+		t := &c.Tags[i]
+		if t.Term == "" || !t.Facet.Valid() || v.Term(t.Facet, t.Term) != nil {
+			continue
+		}
+		if term, ok := v.Lookup(t.Facet, t.Term); ok {
+			if t.Raw == "" {
+				t.Raw = t.Term
+			}
+			t.Term = term.ID
+			continue
+		}
+		return incident.Errorf(incident.ErrInvalid, "case %s: tag %d: %q is not a %s term of the vocabulary", c.ID, i+1, t.Term, t.Facet).
+			WithField("tags").WithHint(fmt.Sprintf("list the terms with 'incidents vocab --facet %s', or give the text as \"raw\" without a term", t.Facet))
+	}
+	return nil
 }
 
 var unknownField = regexp.MustCompile(`unknown field "([^"]*)"`)

@@ -59,6 +59,21 @@ func TestMalformed(t *testing.T) {
 		{"raw_end_before_start.txt", "", incident.ErrRange, 11, "resolved"},
 		{"raw_absurd_duration.txt", "", incident.ErrRange, 7, "ttr"},
 		{"list_no_entries.md", "list", incident.ErrEmpty, 0, ""},
+		{"json_null_title.json", "", incident.ErrMissing, 1, "title"},
+		{"json_empty_org.json", "", incident.ErrMissing, 1, "org"},
+		{"json_tags_object.json", "", incident.ErrType, 5, "tags"},
+		{"json_trailing_garbage.json", "", incident.ErrSyntax, 5, ""},
+		{"json_huge_number.json", "", incident.ErrType, 5, "ttr.minutes"},
+		{"json_schema_string.json", "", incident.ErrType, 5, "schema"},
+		{"json_id_too_long.json", "", incident.ErrInvalid, 1, "id"},
+		{"json_unknown_term.json", "", incident.ErrInvalid, 1, "tags"},
+		{"json_detected_before_start.json", "", incident.ErrRange, 1, "detected"},
+		{"utf16.json", "", incident.ErrBinary, 1, ""},
+		{"nul_in_text.txt", "", incident.ErrBinary, 1, ""},
+		{"md_front_matter_list.md", "", incident.ErrType, 2, ""},
+		{"md_duplicate_key.md", "", incident.ErrSyntax, 7, ""},
+		{"casepage_bad_ttd.txt", "", incident.ErrSyntax, 7, "ttd"},
+		{"md_deep_nesting.md", "", incident.ErrSyntax, 5, ""},
 	}
 	dir := filepath.Join("testdata", "malformed")
 	for _, tt := range tests {

@@ -92,6 +92,9 @@ func parseMarkdown(in Input) (*Result, error) {
 		return nil, inputError(incident.ErrSyntax, in.Name, 1, "no YAML front matter").
 			WithHint(`a postmortem file opens with a "---" line, YAML fields, and another "---" line`)
 	}
+	if err := checkYAMLDepth(in.Name, fmText); err != nil {
+		return nil, err
+	}
 	var fm frontMatter
 	if err := yaml.Unmarshal(fmText, &fm); err != nil {
 		return nil, yamlError(in.Name, fmText, err)
@@ -257,4 +260,49 @@ func yamlError(name string, fm []byte, err error) error {
 	}
 	return &incident.Error{Kind: incident.ErrSyntax, File: name, Line: fileLine, Msg: "invalid YAML front matter: " + msg,
 		Hint: "quote values that contain ': ' or start with a special character"}
+}
+
+// MaxYAMLDepth bounds the nesting of front matter: the YAML parser's time
+// and memory grow with the square of the depth (100,000 nested brackets
+// take gigabytes), and postmortem front matter is flat.
+const MaxYAMLDepth = 32
+
+// checkYAMLDepth refuses front matter nested deeper than MaxYAMLDepth
+// before parsing: flow brackets are counted wherever they stand (quotes
+// too, to stay conservative), and block nesting by a line's indentation
+// plus its leading "- " indicators (two columns a level).
+func checkYAMLDepth(name string, fm []byte) error {
+	depth, line, col, leading := 0, 1, 0, true
+	refuse := func() error {
+		return inputError(incident.ErrSyntax, name, line+1, "YAML front matter nested deeper than %d levels", MaxYAMLDepth).
+			WithHint("front matter holds flat fields and lists of words; this is not a postmortem")
+	}
+	for i, b := range fm {
+		if b == '\n' {
+			line, col, leading = line+1, 0, true
+			continue
+		}
+		if leading {
+			if b == ' ' || b == '\t' || b == '-' && i+1 < len(fm) && (fm[i+1] == ' ' || fm[i+1] == '\t') {
+				col++
+				if b == '-' {
+					col++
+				}
+				if col > 2*MaxYAMLDepth {
+					return refuse()
+				}
+				continue
+			}
+			leading = false
+		}
+		switch b {
+		case '[', '{':
+			if depth++; depth > MaxYAMLDepth {
+				return refuse()
+			}
+		case ']', '}':
+			depth = max(depth-1, 0)
+		}
+	}
+	return nil
 }
