@@ -15,7 +15,7 @@ ECHARTS_VERSION := 5.6.0
 ECHARTS := reports/assets/echarts.min.js
 GOSRC := $(shell find . -name '*.go' -not -path './.git/*') $(shell find . -name '*.yaml' -path './taxonomy/*') go.mod go.sum
 
-.PHONY: all build run test test-short bench fuzz assets deps-test install clean
+.PHONY: all build run test test-short bench fuzz-short assets deps-test install clean
 
 all: build
 
@@ -50,9 +50,22 @@ run: build
 test: $(ECHARTS) deps-test
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...
+	$(MAKE) --no-print-directory fuzz-short FUZZTIME=2s
 
 test-short: $(ECHARTS)
 	$(GO) test -short -count=1 ./...
+
+FUZZTIME ?= 5s
+
+# fuzz-short runs every fuzz target of the tree for FUZZTIME each (make test
+# does so for 2s); targets are found by name, so new ones join by themselves.
+fuzz-short: $(ECHARTS)
+	@set -e; for f in $$(grep -rl --include='*_test.go' '^func Fuzz' .); do \
+	  pkg=$$(dirname $$f); \
+	  for t in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+	    echo "== $$pkg $$t"; \
+	    $(GO) test $$pkg -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) -parallel 2 -fuzzminimizetime 1x; \
+	  done; done
 
 bench: $(ECHARTS)
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./...

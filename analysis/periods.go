@@ -33,6 +33,9 @@ func ParsePeriod(s string) (Period, error) {
 		return Period{}, bad
 	}
 	y, _ := strconv.Atoi(t[:4])
+	if y < 1900 {
+		return Period{}, bad
+	}
 	return Period{Year: y, Quarter: int(t[5] - '0')}, nil
 }
 

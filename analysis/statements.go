@@ -55,8 +55,8 @@ func (s *Splitter) Feed(line string) []string {
 		case c == '"':
 			s.double = true
 		case c == ';':
-			if s.content {
-				out = append(out, strings.TrimSpace(s.buf.String()))
+			if st := strings.TrimSpace(s.buf.String()); s.content && st != "" {
+				out = append(out, st)
 			}
 			s.buf.Reset()
 			s.content = false

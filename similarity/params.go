@@ -7,6 +7,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"incidents/data/incident"
+	"incidents/data/ingest"
 )
 
 // Score weights: the combined score is WText·text + WTags·tags.
@@ -129,12 +130,23 @@ func (p Params) Validate() error {
 	return nil
 }
 
+// maxConfigBytes bounds a similarity config file.
+const maxConfigBytes = 1 << 20
+
 // LoadParams reads a JSON or YAML file over base: keys present in the file
 // replace the values of base, others keep them.
 func LoadParams(path string, base Params) (Params, error) {
+	if st, err := os.Stat(path); err == nil && st.Size() > maxConfigBytes {
+		return base, &incident.Error{Kind: incident.ErrTooLarge, File: path, Msg: fmt.Sprintf("similarity config of %d bytes is over the %d-byte limit", st.Size(), maxConfigBytes),
+			Hint: "a config holds a few weights: w_text, w_tags, min_score, max_df_ratio, bigrams, facet_weights"}
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return base, &incident.Error{Kind: incident.ErrMissing, File: path, Msg: "cannot read the similarity config", Err: err}
+	}
+	// The YAML parser's cost grows with the square of the nesting depth.
+	if err := ingest.CheckYAMLDepth(path, b); err != nil {
+		return base, err
 	}
 	p := base
 	fw := map[incident.Facet]float64{}

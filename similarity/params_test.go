@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"incidents/data/incident"
@@ -66,5 +67,18 @@ func TestWeightsChangeRanking(t *testing.T) {
 	ix.SetWeights(0.1, 1)
 	if got := ids(ix.Related("Q", 1)); got[0] != "G" {
 		t.Errorf("tag-heavy weights: top %v, want G", got)
+	}
+}
+
+// TestLoadParamsRefusesDeepYAML: a config nested thousands of levels deep
+// is refused before the YAML parser sees it (its cost is quadratic).
+func TestLoadParamsRefusesDeepYAML(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "deep.yaml")
+	if err := os.WriteFile(path, []byte("w_text: "+strings.Repeat("[", 100000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadParams(path, DefaultParams())
+	if !errors.Is(err, incident.ErrSyntax) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("deep config: err = %v, want a syntax error naming the file", err)
 	}
 }

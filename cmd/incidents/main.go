@@ -33,7 +33,7 @@ func exitCode(err error) int {
 	switch {
 	case errors.As(err, &usage):
 		return 2
-	case errors.Is(err, incident.ErrSchema), errors.Is(err, cli.ErrDatabase):
+	case errors.Is(err, cli.ErrDatabase):
 		return 4
 	case incident.KindOf(err) != "":
 		return 3

@@ -92,7 +92,7 @@ func parseMarkdown(in Input) (*Result, error) {
 		return nil, inputError(incident.ErrSyntax, in.Name, 1, "no YAML front matter").
 			WithHint(`a postmortem file opens with a "---" line, YAML fields, and another "---" line`)
 	}
-	if err := checkYAMLDepth(in.Name, fmText); err != nil {
+	if err := CheckYAMLDepth(in.Name, fmText); err != nil {
 		return nil, err
 	}
 	var fm frontMatter
@@ -267,11 +267,11 @@ func yamlError(name string, fm []byte, err error) error {
 // take gigabytes), and postmortem front matter is flat.
 const MaxYAMLDepth = 32
 
-// checkYAMLDepth refuses front matter nested deeper than MaxYAMLDepth
+// CheckYAMLDepth refuses YAML (front matter or a config file) nested deeper than MaxYAMLDepth
 // before parsing: flow brackets are counted wherever they stand (quotes
 // too, to stay conservative), and block nesting by a line's indentation
 // plus its leading "- " indicators (two columns a level).
-func checkYAMLDepth(name string, fm []byte) error {
+func CheckYAMLDepth(name string, fm []byte) error {
 	depth, line, col, leading := 0, 1, 0, true
 	refuse := func() error {
 		return inputError(incident.ErrSyntax, name, line+1, "YAML front matter nested deeper than %d levels", MaxYAMLDepth).

@@ -171,6 +171,12 @@ func parseRawText(in Input) (*Result, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, inputError(incident.ErrEmpty, in.Name, 0, "no text")
 	}
+	// The whole text becomes the narrative: refuse what Validate would
+	// refuse before the timeline extraction spends seconds on it.
+	if n := len(strings.TrimSpace(text)); n > incident.MaxTextBytes {
+		return nil, inputError(incident.ErrTooLarge, in.Name, 0, "the text is %d bytes, over the %d-byte limit of a narrative", n, incident.MaxTextBytes).
+			WithField("narrative").WithHint("keep the postmortem itself, or split it")
+	}
 	lines := splitLines(text)
 	secs := rawSections(lines)
 	c := &incident.Incident{Narrative: strings.TrimSpace(text), Format: "rawtext", SourceFile: in.Name}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"incidents/data/incident"
 	"incidents/data/store"
 )
 
@@ -84,7 +85,7 @@ func openStore(ctx context.Context, app *App, readOnly bool) (*store.Store, erro
 	}
 	s, err := store.Open(ctx, app.DBPath, store.Options{ReadOnly: readOnly})
 	if err != nil {
-		if errors.Is(err, store.ErrLocked) {
+		if errors.Is(err, store.ErrLocked) || errors.Is(err, incident.ErrSchema) {
 			return nil, dbError{err}
 		}
 		return nil, err
