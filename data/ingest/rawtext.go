@@ -174,7 +174,7 @@ func parseRawText(in Input) (*Result, error) {
 	// The whole text becomes the narrative: refuse what Validate would
 	// refuse before the timeline extraction spends seconds on it.
 	if n := len(strings.TrimSpace(text)); n > incident.MaxTextBytes {
-		return nil, inputError(incident.ErrTooLarge, in.Name, 0, "the text is %d bytes, over the %d-byte limit of a narrative", n, incident.MaxTextBytes).
+		return nil, inputError(incident.ErrTooLarge, in.Name, 0, "the text of %d bytes is over the %d-byte limit of a narrative", n, incident.MaxTextBytes).
 			WithField("narrative").WithHint("keep the postmortem itself, or split it")
 	}
 	lines := splitLines(text)
