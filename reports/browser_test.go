@@ -4,35 +4,16 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
-)
 
-// chromiumPath finds Debian Chromium; without it the browser test fails
-// (it is skipped only by -short).
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("drives a browser; not run with -short")
-	}
-	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	t.Fatal("chromium is not installed: run make deps-test")
-	return ""
-}
+	"incidents/reports/browsertest"
+)
 
 // chartState is what the page says about one chart.
 type chartState struct {
@@ -76,31 +57,9 @@ func openInBrowser(t *testing.T, exe string, page []byte, charts int) browserRun
 	if err := os.WriteFile(file, page, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-		chromedp.WindowSize(1280, 1000),
-	)
-	defer cancelAlloc()
-	tab, cancelTab := chromedp.NewContext(allocCtx)
-	defer cancelTab()
-	tab, cancelTimeout := context.WithTimeout(tab, 90*time.Second)
-	defer cancelTimeout()
+	tab := browsertest.Start(t, exe, 1280, 1000, 90*time.Second)
 
-	// Start the browser, then cut the network before the page loads.
-	if err := chromedp.Do(tab, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	if _, err := chromedp.Call(tab, network.Enable, network.EnableParams{}); err != nil {
-		t.Fatal(err)
-	}
+	// Cut the network before the page loads.
 	var block []*network.BlockPattern
 	for _, scheme := range []string{"http", "https", "ws", "wss", "ftp"} {
 		block = append(block, &network.BlockPattern{URLPattern: scheme + "://*:*/*", Block: true})
@@ -114,35 +73,7 @@ func openInBrowser(t *testing.T, exe string, page []byte, charts int) browserRun
 
 	// Collect console messages, exceptions and requests while the page runs.
 	var run browserRun
-	var mu sync.Mutex
-	listenCtx, stopListening := context.WithCancel(tab)
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		for m, err := range chromedp.Console(listenCtx) {
-			if err != nil {
-				return
-			}
-			if m.Type == chromedp.ConsoleError || m.IsException() {
-				mu.Lock()
-				run.problems = append(run.problems, string(m.Type)+": "+m.String())
-				mu.Unlock()
-			}
-		}
-	}()
-	go func() {
-		defer wg.Done()
-		for ev, err := range chromedp.Events(listenCtx, network.RequestWillBeSent) {
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			run.requests = append(run.requests, ev.Request.URL)
-			mu.Unlock()
-		}
-	}()
-
+	rec := browsertest.Record(tab)
 	if err := chromedp.Do(tab, chromedp.Navigate("file://"+file)); err != nil {
 		t.Fatalf("opening %s: %v", file, err)
 	}
@@ -164,8 +95,7 @@ func openInBrowser(t *testing.T, exe string, page []byte, charts int) browserRun
 	if run.shot, err = chromedp.Run(tab, chromedp.FullScreenshot(100)); err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
-	stopListening()
-	wg.Wait()
+	run.problems, run.requests = rec.Stop()
 	return run
 }
 
@@ -211,7 +141,7 @@ func checkRun(t *testing.T, run browserRun, want []string) {
 // and have drawn, and the page must log no error. The screenshot goes to
 // $INCIDENTS_SCREENSHOT (default: a temporary directory).
 func TestReportInBrowser(t *testing.T) {
-	exe := chromiumPath(t)
+	exe := browsertest.Chromium(t)
 	r, err := Build(context.Background(), bundledStore(t), Options{Now: asOf})
 	if err != nil {
 		t.Fatal(err)
@@ -242,7 +172,7 @@ func TestReportInBrowser(t *testing.T) {
 // TestHostileReportInBrowser: a report whose every text tries to inject
 // script draws its charts and runs none of it.
 func TestHostileReportInBrowser(t *testing.T) {
-	exe := chromiumPath(t)
+	exe := browsertest.Chromium(t)
 	st := hostileStore(t)
 	r, err := Build(context.Background(), st, Options{Now: asOf, Quarter: "2024Q3"})
 	if err != nil {
