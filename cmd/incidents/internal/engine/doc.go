@@ -4,6 +4,16 @@
 // answers queries from that in-memory snapshot; nothing is reloaded per
 // request.
 //
+// # Similar cases
+//
+// Snapshot.Similar answers from the stored links of the current generation,
+// as 'incidents related ID' does, when they describe the loaded corpus: the
+// generation covers exactly the loaded cases (count and newest case), no
+// case and no override changed after it was computed, the index uses the
+// generation's own parameters, and k is at most the k it was computed with
+// (recorded in its parameters; DefaultK when absent). Otherwise, or for a
+// larger k, the warm index computes the answer; both give the same links.
+//
 // # Concurrency with CLI writers
 //
 // DuckDB lets one process write a database file, or several processes read

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -58,6 +59,10 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	if _, err := e.Reload(ctx); err != nil {
 		return nil, err
 	}
+	// Loading a large corpus leaves about as much garbage as the snapshot
+	// it builds; collect it now rather than in the first seconds of
+	// serving, where marking a heap of gigabytes competes with requests.
+	runtime.GC()
 	return e, nil
 }
 
@@ -154,6 +159,7 @@ func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, release bool) 
 		return false, err
 	}
 	snap.build(p, ovs)
+	snap.settleLinks(snap.linksFresh, e.opt.Params != nil)
 	e.gen++
 	snap.Gen = e.gen
 	snap.file = fs

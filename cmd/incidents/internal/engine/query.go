@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"incidents/data/incident"
-	"incidents/similarity"
 )
 
 // Paging limits.
@@ -272,23 +271,6 @@ func (s *Snapshot) Detail(id string) (*CaseDetail, error) {
 		d.RelatedFrom = append(d.RelatedFrom, v)
 	}
 	return d, nil
-}
-
-// Similar computes the k cases most similar to id with the warm index,
-// with their explanations (overrides respected).
-func (s *Snapshot) Similar(id string, k int) ([]LinkView, error) {
-	if _, ok := s.Case(id); !ok {
-		return nil, NotFound(id)
-	}
-	if k <= 0 {
-		k = similarity.DefaultK
-	}
-	k = min(k, MaxK)
-	out := []LinkView{}
-	for _, l := range s.Index.Related(id, k) {
-		out = append(out, s.view(l, l.To))
-	}
-	return out, nil
 }
 
 // FacetCount is a term or value with its number of cases.

@@ -38,6 +38,9 @@ type Snapshot struct {
 	orgs  map[string][]int32 // by lower-case org
 	vocab *taxonomy.Vocab
 
+	linksFresh bool // the generation postdates every case and override change
+	storedK    int  // Similar answers from out up to this k (0: never)
+
 	cacheMu sync.Mutex
 	cache   map[string]any // per-snapshot results (statistics, report)
 }
@@ -76,8 +79,13 @@ func read(ctx context.Context, st *store.Store) (*Snapshot, []incident.Override,
 		return nil, nil, err
 	}
 	s.Links = g
+	s.linksFresh = linksFresh(ctx, st, g)
+	in := newInterner()
+	for _, c := range s.Cases {
+		in.str(c.ID)
+	}
 	err = st.EachLinks(ctx, 0, func(from string, links []incident.Link) error {
-		s.out[from] = links
+		s.out[in.str(from)] = in.links(links)
 		return nil
 	})
 	if err != nil {

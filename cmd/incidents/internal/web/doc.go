@@ -5,6 +5,12 @@
 //
 // Pages use html/template with embedded templates and CSS (no remote assets,
 // no scripts), so they work without internet and every text is escaped.
+// The content of case pages, the hot path, is written by caseBody, which
+// escapes each value as html/template would in its context and is tested
+// to match the reference template byte for byte. Rendered case pages are
+// kept in a least-recently-used cache of one snapshot, bounded in bytes
+// (Options.PageCacheBytes); every page and JSON answer is written from a
+// pooled buffer with its Content-Length.
 // Narratives are Markdown rendered with goldmark: raw HTML is shown as text,
 // links are kept only for http and https URLs, and images become their alt
 // text.

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"html/template"
 	"net/url"
 	"strings"
@@ -24,8 +23,9 @@ var md = goldmark.New(
 
 // Markdown renders Markdown source to sanitised HTML.
 func Markdown(src string) template.HTML {
-	var b bytes.Buffer
-	if err := md.Convert([]byte(src), &b); err != nil {
+	b := getBuf()
+	defer putBuf(b)
+	if err := md.Convert([]byte(src), b); err != nil {
 		return template.HTML("<pre>" + template.HTMLEscapeString(src) + "</pre>")
 	}
 	return template.HTML(b.String()) //nolint:gosec // produced by the sanitising renderer

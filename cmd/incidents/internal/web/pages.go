@@ -71,16 +71,33 @@ type page struct {
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name, title string, data any) {
-	var b bytes.Buffer
-	err := s.pages.t[name].Execute(&b, page{Title: title, Nav: name, Snap: s.e.Snapshot(), Data: data})
+	s.renderSnap(w, r, s.e.Snapshot(), status, name, title, data, nil)
+}
+
+// renderSnap executes page name over snap and writes it with its length;
+// keep, when not nil, receives the rendered bytes (valid during the call).
+func (s *Server) renderSnap(w http.ResponseWriter, r *http.Request, snap *engine.Snapshot, status int, name, title string, data any, keep func([]byte)) {
+	b := getBuf()
+	defer putBuf(b)
+	err := s.pages.t[name].Execute(b, page{Title: title, Nav: name, Snap: snap, Data: data})
 	if err != nil {
 		s.logf("rendering %s: %v", name, err)
 		http.Error(w, "internal error rendering the page", http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if keep != nil {
+		keep(b.Bytes())
+	}
+	writeHTML(w, status, b.Bytes())
+}
+
+// writeHTML writes a whole HTML page.
+func writeHTML(w http.ResponseWriter, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	w.Write(b.Bytes())
+	w.Write(body)
 }
 
 type errorData struct{ Message, Hint string }
@@ -147,6 +164,8 @@ type caseData struct {
 	Refs        []refRow
 	Sources     []sourceRow
 	Hash        string
+	// Body is the rendered content (see caseBody).
+	Body template.HTML
 }
 
 type fieldRow struct{ Name, Value, Note string }
@@ -240,11 +259,23 @@ func fieldRows(c *incident.Incident) []fieldRow {
 
 func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
 	snap := s.e.Snapshot()
-	d, err := snap.Detail(r.PathValue("id"))
+	id := r.PathValue("id")
+	if body, ok := s.cache.get(snap.Gen, id); ok {
+		writeHTML(w, http.StatusOK, body)
+		return
+	}
+	d, err := snap.Detail(id)
 	if err != nil {
 		s.pageFail(w, r, err)
 		return
 	}
+	cd := newCaseData(snap, d)
+	cd.Body = caseHTML(cd, snap.Links != nil)
+	s.renderSnap(w, r, snap, http.StatusOK, "case", cd.Case.ID+": "+cd.Case.Title, cd, func(b []byte) { s.cache.put(snap.Gen, id, b) })
+}
+
+// newCaseData flattens a case for its page.
+func newCaseData(snap *engine.Snapshot, d *engine.CaseDetail) *caseData {
 	c := d.Case
 	cd := caseData{Case: c, Fields: fieldRows(c), Related: linkRows(snap, d.Related, false), RelatedFrom: linkRows(snap, d.RelatedFrom, true)}
 	if c.Narrative != "" {
@@ -281,7 +312,7 @@ func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
 	for _, src := range c.Sources {
 		cd.Sources = append(cd.Sources, sourceRow{URL: src.URL, Kind: src.Kind, Note: src.Note, Safe: SafeURL(src.URL)})
 	}
-	s.render(w, r, http.StatusOK, "case", c.ID+": "+c.Title, &cd)
+	return &cd
 }
 
 type vocabTermData struct {

@@ -40,6 +40,9 @@ type Options struct {
 	MCP http.Handler
 	// Logf receives one line per failed request (nil: quiet).
 	Logf func(format string, args ...any)
+	// PageCacheBytes bounds the rendered case pages kept per snapshot
+	// (0: DefaultPageCacheBytes; negative: no cache).
+	PageCacheBytes int
 }
 
 // Server is the HTTP handler of 'incidents serve'.
@@ -47,6 +50,7 @@ type Server struct {
 	e     *engine.Engine
 	mux   *http.ServeMux
 	pages *pages
+	cache *pageCache
 	logf  func(format string, args ...any)
 }
 
@@ -59,7 +63,10 @@ func New(opt Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{e: opt.Engine, mux: http.NewServeMux(), pages: p, logf: opt.Logf}
+	if opt.PageCacheBytes == 0 {
+		opt.PageCacheBytes = DefaultPageCacheBytes
+	}
+	s := &Server{e: opt.Engine, mux: http.NewServeMux(), pages: p, cache: newPageCache(opt.PageCacheBytes), logf: opt.Logf}
 	if s.logf == nil {
 		s.logf = func(string, ...any) {}
 	}
@@ -156,11 +163,20 @@ type errorBody struct {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
+	b := getBuf()
+	defer putBuf(b)
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	if err := json.NewEncoder(b).Encode(v); err != nil {
+		msg, _ := json.Marshal(errorBody{Error: "encoding the answer: " + err.Error()})
+		w.WriteHeader(http.StatusInternalServerError)
+		w.Write(append(msg, '\n'))
+		return
+	}
+	h.Set("Content-Length", strconv.Itoa(b.Len()))
 	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.Encode(v)
+	w.Write(b.Bytes())
 }
 
 func writeError(w http.ResponseWriter, status int, msg, hint string) {

@@ -2,6 +2,7 @@ package enginetest
 
 import (
 	"context"
+	"encoding/json"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -73,7 +74,16 @@ func Recompute(ctx context.Context, st *store.Store) error {
 	p := similarity.DefaultParams()
 	ix := similarity.Build(all, p)
 	links := ix.AllTopK(ctx, similarity.DefaultK, ovs, nil)
-	g := store.Generation{Cases: len(all)}
+	// Parameters and k are recorded as 'incidents related --recompute'
+	// records them.
+	pj, err := json.Marshal(struct {
+		similarity.Params
+		K int `json:"k"`
+	}{p, similarity.DefaultK})
+	if err != nil {
+		return err
+	}
+	g := store.Generation{Cases: len(all), Params: string(pj)}
 	if len(all) > 0 {
 		g.NewestDate, g.NewestID = all[len(all)-1].Date, all[len(all)-1].ID
 	}

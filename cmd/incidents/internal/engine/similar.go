@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+
+	"incidents/data/incident"
+	"incidents/data/store"
+	"incidents/similarity"
+)
+
+// linksFreshSQL is true when neither a case nor an override changed after
+// the current link generation was computed.
+const linksFreshSQL = `SELECT
+	coalesce((SELECT max(updated_at) FROM core.incidents) <= g.created_at, true)
+	AND coalesce((SELECT max(created_at) FROM core.overrides) <= g.created_at, true)
+FROM core.generations g WHERE g.current`
+
+// linksFresh reports whether the current generation g was computed over the
+// corpus and overrides now in st. A failed check counts as stale.
+func linksFresh(ctx context.Context, st *store.Store, g *store.Generation) bool {
+	if g == nil {
+		return false
+	}
+	var fresh sql.NullBool
+	if err := st.DB().QueryRowContext(ctx, linksFreshSQL).Scan(&fresh); err != nil {
+		return false
+	}
+	return fresh.Valid && fresh.Bool
+}
+
+// storedK is the number of links per case the generation was computed
+// with: its recorded k, else the default the CLI and the tests use.
+func storedK(g *store.Generation) int {
+	var p struct {
+		K int `json:"k"`
+	}
+	if g != nil && g.Params != "" && json.Unmarshal([]byte(g.Params), &p) == nil && p.K > 0 {
+		return p.K
+	}
+	return similarity.DefaultK
+}
+
+// settleLinks decides whether Similar may answer from the stored links:
+// the generation is fresh (see linksFresh), covers exactly the loaded cases
+// including the newest, and the index scores with the generation's own
+// parameters (custom is false).
+func (s *Snapshot) settleLinks(fresh, custom bool) {
+	s.storedK = 0
+	if s.Links == nil || !fresh || custom || s.Links.Cases != len(s.Cases) {
+		return
+	}
+	if s.Links.NewestID != "" {
+		if _, ok := s.byID[s.Links.NewestID]; !ok {
+			return
+		}
+	}
+	s.storedK = storedK(s.Links)
+}
+
+// StoredK is the largest k for which Similar answers from the stored links
+// of the current generation; 0 when it always computes with the index.
+func (s *Snapshot) StoredK() int { return s.storedK }
+
+// Similar returns the k cases most similar to id with their explanations
+// (overrides respected). When the current link generation was computed over
+// this very corpus with at least k links per case, they are those stored
+// links (as 'incidents related ID' shows them); otherwise they are computed
+// with the warm index.
+func (s *Snapshot) Similar(id string, k int) ([]LinkView, error) {
+	if _, ok := s.Case(id); !ok {
+		return nil, NotFound(id)
+	}
+	if k <= 0 {
+		k = similarity.DefaultK
+	}
+	k = min(k, MaxK)
+	var links []incident.Link
+	if k <= s.storedK {
+		links = s.out[id]
+		links = links[:min(k, len(links))]
+	} else {
+		links = s.Index.Related(id, k)
+	}
+	out := make([]LinkView, 0, len(links))
+	for _, l := range links {
+		out = append(out, s.view(l, l.To))
+	}
+	return out, nil
+}
+
+// SimilarComputed is Similar always computed with the index.
+func (s *Snapshot) SimilarComputed(id string, k int) ([]LinkView, error) {
+	if _, ok := s.Case(id); !ok {
+		return nil, NotFound(id)
+	}
+	if k <= 0 {
+		k = similarity.DefaultK
+	}
+	k = min(k, MaxK)
+	out := []LinkView{}
+	for _, l := range s.Index.Related(id, k) {
+		out = append(out, s.view(l, l.To))
+	}
+	return out, nil
+}

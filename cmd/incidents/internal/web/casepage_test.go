@@ -1,0 +1,120 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"html/template"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"incidents/cmd/incidents/internal/engine"
+	"incidents/cmd/incidents/internal/engine/enginetest"
+	"incidents/data/incident"
+)
+
+// referenceCase parses the case template caseBody replaces.
+func referenceCase(t *testing.T) *template.Template {
+	t.Helper()
+	tpl, err := template.New("case_reference.html").Funcs(funcs).ParseFiles("testdata/case_reference.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tpl
+}
+
+// odd holds strings that exercise every escaping rule of caseBody.
+var odd = []string{
+	"", "plain", `<script>alert("x")</script>`, "a&b+c'd\"e", "nul\x00byte", "bad utf8 \xff\xfe end",
+	"percent %41 %zz %4", "path/with?query=1&x=y#frag", "sp ace(paren)'quote'", "ünïcødé · – —",
+	"javascript:alert(1)", "HTTPS://Example.com/a b", "mailto:a@b.c", " http://lead.space", "x/y:z",
+	"!$*,;=@[]-._~", "\uFDD0\uFFFE", "tab\tnewline\n",
+}
+
+func TestEscapersMatchTemplate(t *testing.T) {
+	tpl := template.Must(template.New("x").Parse(`<p>{{.}}</p><a href="/cases/{{.}}" class="c-{{.}}">x</a><a href="{{.}}">y</a>`))
+	for _, s := range odd {
+		var want bytes.Buffer
+		if err := tpl.Execute(&want, s); err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		got.WriteString("<p>")
+		escText(&got, s)
+		got.WriteString(`</p><a href="/cases/`)
+		escURLAttr(&got, s)
+		got.WriteString(`" class="c-`)
+		escText(&got, s)
+		got.WriteString(`">x</a><a href="`)
+		if templateSafeURL(s) {
+			escURLAttr(&got, s)
+		} else {
+			got.WriteString("#ZgotmplZ")
+		}
+		got.WriteString(`">y</a>`)
+		if got.String() != want.String() {
+			t.Errorf("%q:\n got %s\nwant %s", s, got.String(), want.String())
+		}
+	}
+}
+
+// oddCase fills every field the case page shows with hostile values (the
+// store only takes valid UTF-8 without NUL).
+func oddCase(i int) *incident.Incident {
+	var valid []string
+	for _, s := range odd {
+		if utf8.ValidString(s) && !strings.ContainsRune(s, 0) {
+			valid = append(valid, s)
+		}
+	}
+	s := valid[i%len(valid)]
+	return &incident.Incident{ID: fmt.Sprintf("test-odd-%02d", i), Org: "Org " + s, Title: "Title " + s, Product: s, Date: fmt.Sprintf("2023-01-%02d", i+1),
+		Summary: s, Symptoms: s, RootCause: s, Trigger: s, Detection: "detected " + s, Severity: s, Region: s,
+		Narrative: "Narrative " + s, Remediation: []string{s, "fix " + s}, ActionItems: []string{"act " + s}, Lessons: []string{s + "!"},
+		Categories: []string{s}, Keywords: []string{"k", s},
+		Sources:    []incident.Source{{URL: s, Kind: s, Note: s}, {URL: "https://example.com/" + s, Kind: "blog"}, {URL: " http://x.example/"}},
+		References: []incident.Reference{{ID: "test-odd-00", Title: s, Org: s, Year: 2020, Reason: s}, {ID: "unknown-" + s}},
+		Tags: []incident.Tag{{Facet: incident.RootCause, Term: "configuration-error", Origin: incident.Human, Evidence: s},
+			{Facet: incident.Component, Raw: "raw " + s, Origin: incident.Auto, Confidence: 0.25}}}
+}
+
+// TestCaseBodyMatchesTemplate renders every case of a corpus, hostile ones
+// included, with caseBody and with the reference template.
+func TestCaseBodyMatchesTemplate(t *testing.T) {
+	extra := []*incident.Incident{}
+	for i := 0; i < 16; i++ {
+		extra = append(extra, oddCase(i))
+	}
+	path := enginetest.NewDB(t, extra...)
+	e, err := engine.Open(context.Background(), engine.Options{Path: path, PollInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	tpl := referenceCase(t)
+	snap := e.Snapshot()
+	for _, c := range snap.Cases {
+		d, err := snap.Detail(c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cd := newCaseData(snap, d)
+		for _, hasLinks := range []bool{true, false} {
+			sn := snap
+			if !hasLinks {
+				sn = &engine.Snapshot{} // the content only reads Links
+			}
+			var want bytes.Buffer
+			if err := tpl.ExecuteTemplate(&want, "content", page{Snap: sn, Data: cd}); err != nil {
+				t.Fatal(err)
+			}
+			if got := caseHTML(cd, hasLinks); string(got) != want.String() {
+				t.Fatalf("case %s (links %v): caseBody differs from the template\n got: %s\nwant: %s", c.ID, hasLinks, got, want.String())
+			}
+		}
+	}
+	if len(snap.Cases) < 100 {
+		t.Fatalf("only %d cases", len(snap.Cases))
+	}
+}
