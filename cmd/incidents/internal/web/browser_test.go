@@ -1,97 +1,23 @@
 package web_test
 
 import (
-	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
-)
 
-// chromium finds Debian Chromium; without it the test fails (it is skipped
-// only by -short).
-func chromium(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("drives a browser; not run with -short")
-	}
-	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	t.Fatal("chromium is not installed: run make deps-test")
-	return ""
-}
+	"incidents/reports/browsertest"
+)
 
 // TestBrowse searches, opens a case, follows a related link and opens a
 // case whose narrative holds a script, in headless Chromium, and checks
 // that no page logs an error or asks for anything but the server itself.
 func TestBrowse(t *testing.T) {
-	exe := chromium(t)
+	exe := browsertest.Chromium(t)
 	ts, _ := server(t)
-	dir := t.TempDir()
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-		chromedp.WindowSize(1280, 900),
-	)
-	defer cancelAlloc()
-	tab, cancelTab := chromedp.NewContext(alloc)
-	defer cancelTab()
-	tab, cancel := context.WithTimeout(tab, 90*time.Second)
-	defer cancel()
-	if err := chromedp.Do(tab, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	if _, err := chromedp.Call(tab, network.Enable, network.EnableParams{}); err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var problems, requests []string
-	listen, stop := context.WithCancel(tab)
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		for m, err := range chromedp.Console(listen) {
-			if err != nil {
-				return
-			}
-			if m.Type == chromedp.ConsoleError || m.IsException() {
-				mu.Lock()
-				problems = append(problems, string(m.Type)+": "+m.String())
-				mu.Unlock()
-			}
-		}
-	}()
-	go func() {
-		defer wg.Done()
-		for ev, err := range chromedp.Events(listen, network.RequestWillBeSent) {
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			requests = append(requests, ev.Request.URL)
-			mu.Unlock()
-		}
-	}()
+	tab := browsertest.Start(t, exe, 1280, 900, 90*time.Second)
+	rec := browsertest.Record(tab)
 
 	// Search.
 	err := chromedp.Do(tab,
@@ -167,10 +93,7 @@ func TestBrowse(t *testing.T) {
 			t.Fatalf("%s: %v", p, err)
 		}
 	}
-	stop()
-	wg.Wait()
-	mu.Lock()
-	defer mu.Unlock()
+	problems, requests := rec.Stop()
 	for _, p := range problems {
 		t.Errorf("console: %s", p)
 	}
