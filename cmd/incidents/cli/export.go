@@ -34,7 +34,8 @@ into DIR: Parquet partitioned by year where the view has a year column
 (DIR/tags/tags.parquet), or one CSV (with header) or JSON-lines file per view
 (DIR/incidents.csv). DIR/schema.json describes every column and row count.
 
-DIR must be empty or absent; --force replaces a non-empty DIR. The export is
+DIR must be empty or absent; --force replaces a previous export in DIR
+(and refuses a directory holding anything else). The export is
 written into a temporary directory beside DIR and renamed into place, so a
 failed export leaves nothing half-written.`,
 		Example: `  incidents export --out export/
@@ -44,7 +45,7 @@ failed export leaves nothing half-written.`,
 	}
 	cmd.Flags().StringVar(&format, "format", "parquet", "file format: "+strings.Join(exportFormats, "|"))
 	cmd.Flags().StringVar(&out, "out", "", "directory to write (required)")
-	cmd.Flags().BoolVar(&force, "force", false, "replace DIR when it is not empty")
+	cmd.Flags().BoolVar(&force, "force", false, "replace a previous export in DIR")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ok := false
 		for _, f := range exportFormats {
@@ -80,7 +81,8 @@ failed export leaves nothing half-written.`,
 	return cmd
 }
 
-// checkExportDir refuses a non-empty directory (unless force) or a file.
+// checkExportDir refuses a file, a non-empty directory without force, and
+// with force any directory that is not a previous export.
 func checkExportDir(out string, force bool) error {
 	fi, err := os.Stat(out)
 	if os.IsNotExist(err) {
@@ -98,6 +100,17 @@ func checkExportDir(out string, force bool) error {
 	}
 	if len(entries) > 0 && !force {
 		return usagef("--out %s is not empty (%d entries); pass --force to replace it", out, len(entries))
+	}
+	// --force replaces a previous export only: never a directory holding
+	// anything an export does not write (a database, the user's files).
+	exported := map[string]bool{"schema.json": true}
+	for _, v := range store.Views() {
+		exported[v.Name] = true
+	}
+	for _, e := range entries {
+		if !exported[e.Name()] {
+			return usagef("--out %s holds %s, which no export writes; --force only replaces a previous export: choose a new or empty directory", out, e.Name())
+		}
 	}
 	return nil
 }
@@ -131,6 +144,9 @@ func exportViews(ctx context.Context, db *sql.DB, out, format string) (*exportMa
 	}
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".export-*")
 	if err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it private
 		return nil, err
 	}
 	done := false

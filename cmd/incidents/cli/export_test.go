@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,5 +104,36 @@ func TestExportFailureLeavesNothing(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(parent); len(left) != 0 {
 		t.Errorf("a failed export left %v", left)
+	}
+}
+
+// TestExportForceReplacesOnlyAnExport: --force replaces a previous export
+// but refuses a directory holding anything else (the database, notes), and
+// leaves it untouched.
+func TestExportForceReplacesOnlyAnExport(t *testing.T) {
+	db := analyticsDB(t)
+	dir := filepath.Dir(db)
+	note := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(note, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := runAnalytics(t, db, nil, "export", "--out", dir, "--force")
+	var u *UsageError
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), "no export writes") {
+		t.Fatalf("export --force into the database's directory: err = %v, want a usage error", err)
+	}
+	for _, p := range []string{db, note} {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("%s is gone after a refused export: %v", p, err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "export")
+	for i := 0; i < 2; i++ { // the second run replaces the first export
+		if _, _, err := runAnalytics(t, db, nil, "export", "--out", out, "--force"); err != nil {
+			t.Fatalf("run %d: %v", i+1, err)
+		}
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Fatalf("export directory: %v, mode %v, want 0755", err, fi.Mode().Perm())
 	}
 }
