@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -76,10 +77,21 @@ func (e dbError) Error() string        { return e.err.Error() }
 func (e dbError) Unwrap() error        { return e.err }
 func (e dbError) Is(target error) bool { return target == ErrDatabase }
 
-// openStore opens the database named by --db. Read-only opens never
-// create or migrate the file; a lock held by another process is reported
+// openStore opens the existing database named by --db. Read-only opens
+// never migrate the file; no open creates it (only ingest and gen do, with
+// createStore), so a mistyped --db is an error rather than a new empty
+// database. A lock held by another process or a newer schema is reported
 // as an ErrDatabase error.
 func openStore(ctx context.Context, app *App, readOnly bool) (*store.Store, error) {
+	if _, err := os.Stat(app.DBPath); os.IsNotExist(err) {
+		return nil, &incident.Error{Kind: incident.ErrNotFound, File: app.DBPath, Msg: "no database file",
+			Hint: "create it with 'incidents ingest --bundled' (or ingest your files), or pass --db"}
+	}
+	return createStore(ctx, app, readOnly)
+}
+
+// createStore is openStore for the commands that may create the database.
+func createStore(ctx context.Context, app *App, readOnly bool) (*store.Store, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}

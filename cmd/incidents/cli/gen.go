@@ -95,7 +95,7 @@ default database is never filled with synthetic cases by accident.`,
 			}
 			where, clustersPath = out, filepath.Join(out, gen.ClustersFile)
 		} else {
-			s, err := openStore(ctx, app, false)
+			s, err := createStore(ctx, app, false)
 			if err != nil {
 				return err
 			}

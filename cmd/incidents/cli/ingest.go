@@ -208,7 +208,7 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 		}
 		return &incident.Error{Kind: firstKindError(bad, nil), Msg: fmt.Sprintf("all %d files were rejected; nothing was written", len(bad)), Hint: "fix the files listed above"}
 	}
-	s, err := openStore(ctx, app, false)
+	s, err := createStore(ctx, app, false)
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"incidents/data/incident"
 )
 
 // TestRelatedUpdate: cases ingested after a recompute get links from
@@ -32,5 +36,23 @@ func TestRelatedUpdate(t *testing.T) {
 	}
 	if out, _ := mustRun(t, "--db", db, "check"); !strings.Contains(out, "ok") {
 		t.Fatalf("check after --update: %q", out)
+	}
+}
+
+// TestWriteCommandsNeedAnExistingDatabase: only ingest and gen create a
+// database; a mistyped --db elsewhere is an error and creates nothing.
+func TestWriteCommandsNeedAnExistingDatabase(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "typo.duckdb")
+	for _, args := range [][]string{
+		{"related", "--recompute"}, {"related", "--update"}, {"related", "--rollback"},
+		{"tag"}, {"sql", "--write", "SELECT 1"},
+	} {
+		_, _, err := runCLI(t, append([]string{"--db", db}, args...)...)
+		if incident.KindOf(err) != incident.ErrNotFound {
+			t.Errorf("%v on a missing database: err = %v, want not-found", args, err)
+		}
+		if _, statErr := os.Stat(db); !os.IsNotExist(statErr) {
+			t.Fatalf("%v created %s", args, db)
+		}
 	}
 }
