@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -16,10 +17,6 @@ import (
 // generation (ingested since the last recompute) and refreshes the lists
 // those links name, in one transaction.
 func runUpdate(ctx context.Context, app *App, cmd *cobra.Command, o *relatedOpts) error {
-	p, err := o.sim.params(cmd)
-	if err != nil {
-		return err
-	}
 	s, err := openStore(ctx, app, false)
 	if err != nil {
 		return err
@@ -33,6 +30,12 @@ func runUpdate(ctx context.Context, app *App, cmd *cobra.Command, o *relatedOpts
 		return &incident.Error{Kind: incident.ErrMissing, Msg: "no related links stored yet",
 			Hint: "compute them for every case with 'incidents related --recompute'"}
 	}
+	// The new links join the current generation, so they are computed with
+	// its parameters and k unless the command line sets others.
+	p, k, err := generationParams(cmd, o, cur)
+	if err != nil {
+		return err
+	}
 	unlinked, err := unlinkedCases(ctx, s)
 	if err != nil {
 		return err
@@ -45,13 +48,50 @@ func runUpdate(ctx context.Context, app *App, cmd *cobra.Command, o *relatedOpts
 	if err != nil {
 		return err
 	}
-	links := similarity.LinksForNew(ix, unlinked, o.k)
+	links := similarity.LinksForNew(ix, unlinked, k)
+	linked, alone := 0, 0
+	for _, id := range unlinked {
+		if len(links[id]) > 0 {
+			linked++
+		} else {
+			alone++
+			delete(links, id) // nothing to store
+		}
+	}
 	if err := s.AppendLinks(ctx, links); err != nil {
 		return err
 	}
 	fmt.Fprintf(app.Stdout, "generation %d: linked %d new cases and refreshed %d older lists (k=%d); run --recompute for a full refresh\n",
-		cur.Gen, len(unlinked), len(links)-len(unlinked), o.k)
+		cur.Gen, linked, len(links)-linked, k)
+	if alone > 0 {
+		fmt.Fprintf(app.Stderr, "%s no related case above the minimum score\n", plural(alone, "case has", "cases have"))
+	}
 	return nil
+}
+
+// generationParams returns the similarity parameters and k the generation
+// was computed with, overridden by flags the command line sets.
+func generationParams(cmd *cobra.Command, o *relatedOpts, cur *store.Generation) (similarity.Params, int, error) {
+	stored := struct {
+		similarity.Params
+		K int `json:"k"`
+	}{Params: similarity.DefaultParams(), K: o.k}
+	if cur.Params != "" {
+		if err := json.Unmarshal([]byte(cur.Params), &stored); err != nil {
+			return similarity.Params{}, 0, fmt.Errorf("generation %d: unreadable parameters: %w", cur.Gen, err)
+		}
+	}
+	p, k := stored.Params, stored.K
+	if o.sim.custom(cmd) {
+		var err error
+		if p, err = o.sim.params(cmd); err != nil {
+			return p, 0, err
+		}
+	}
+	if cmd.Flags().Changed("k") || k <= 0 {
+		k = o.k
+	}
+	return p, k, nil
 }
 
 // unlinkedCases lists the cases without a link in the current generation.

@@ -17,14 +17,18 @@ func TestRelatedUpdate(t *testing.T) {
 	if _, _, err := runCLI(t, "--db", db, "related", "--update"); err == nil || !strings.Contains(err.Error(), "--recompute") {
 		t.Fatalf("--update before any recompute: err = %v, want a hint to recompute", err)
 	}
-	mustRun(t, "--db", db, "related", "--recompute")
+	mustRun(t, "--db", db, "related", "--recompute", "-k", "3")
 	_, errOut := mustRun(t, "--db", db, "ingest", seedsDir)
 	if !strings.Contains(errOut, "1 new case has no related links yet") {
 		t.Fatalf("ingest does not point at --update:\n%s", lastLines(errOut, 5))
 	}
 	out, _ := mustRun(t, "--db", db, "related", "--update")
-	if !strings.Contains(out, "generation 1: linked 1 new cases") {
-		t.Fatalf("--update output: %q", out)
+	if !strings.Contains(out, "generation 1: linked 1 new cases") || !strings.Contains(out, "(k=3)") {
+		t.Fatalf("--update output: %q, want the generation's k=3", out)
+	}
+	most, _ := mustRun(t, "--db", db, "sql", "-o", "csv", "SELECT max(n) FROM (SELECT count(*) AS n FROM related GROUP BY incident_id)")
+	if got := strings.TrimSpace(strings.SplitN(most, "\n", 2)[1]); got != "3" {
+		t.Fatalf("after --update a case has %s links, want at most the generation's 3", got)
 	}
 	n, _ := mustRun(t, "--db", db, "sql", "-o", "csv", "SELECT count(*) FROM related r JOIN incidents i ON i.id = r.incident_id WHERE i.format = 'rawtext'")
 	if got := strings.TrimSpace(strings.SplitN(n, "\n", 2)[1]); got == "0" {
