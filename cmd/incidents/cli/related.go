@@ -111,7 +111,7 @@ the next --recompute.`,
 	f.BoolVar(&o.force, "force", false, "recompute even when the corpus looks stale")
 	f.BoolVar(&o.update, "update", false, "link the cases added since the last recompute, without a full recompute")
 	f.BoolVar(&o.diff, "diff", false, "links added and dropped between the previous and current generation")
-	f.BoolVar(&o.rollback, "rollback", false, "make the previous generation current again")
+	f.BoolVar(&o.rollback, "rollback", false, "make the other kept generation current (a second --rollback undoes the first)")
 	f.BoolVar(&o.all, "all", false, "print the links of every case (JSON lines with -o json)")
 	f.StringVar(&o.not, "not", "", "record that ID and `OTHER` are not related")
 	f.StringVar(&o.pin, "pin", "", "record that ID and `OTHER` are related")

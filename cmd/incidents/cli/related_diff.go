@@ -34,15 +34,18 @@ func runDiff(ctx context.Context, app *App, format string) error {
 			cur = &gens[i]
 		}
 	}
+	// The other kept generation is the one to compare with: after a
+	// --rollback it is the newer one, which the current replaced.
 	if cur != nil {
 		for i := range gens {
-			if g := &gens[i]; g.Gen < cur.Gen && (prev == nil || g.Gen > prev.Gen) {
+			if g := &gens[i]; g.Gen != cur.Gen && (prev == nil || g.Gen > prev.Gen) {
 				prev = g
 			}
 		}
 	}
 	if cur == nil || prev == nil {
-		return fmt.Errorf("--diff needs a current and a previous generation; there are %d (hint: run 'incidents related --recompute')", len(gens))
+		return &incident.Error{Kind: incident.ErrMissing, Msg: fmt.Sprintf("--diff needs a current and one other kept generation; there are %d", len(gens)),
+			Hint: "run 'incidents related --recompute' to make a new generation"}
 	}
 	load := func(gen int64) (map[string]map[string]float64, error) {
 		m := map[string]map[string]float64{}
