@@ -98,6 +98,9 @@ func (s *Store) Check(ctx context.Context) ([]Problem, error) {
 			cols = append(cols, c)
 		}
 		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
 		if len(cols) != len(v.Columns) {
 			out = append(out, Problem{"view-" + v.Name, "view " + v.Name + " has " + strconv.Itoa(len(cols)) + " columns, documented " + strconv.Itoa(len(v.Columns)), "open the database read-write once to recreate the views"})
 			continue

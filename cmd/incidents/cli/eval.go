@@ -226,6 +226,9 @@ func evalLabels(ctx context.Context, app *App, s *store.Store, ids map[string]bo
 		}
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
 	if len(refs) > 0 {
 		out = append(out, labelSet{name: "references", refs: refs})
 	}
@@ -236,8 +239,12 @@ func evalLabels(ctx context.Context, app *App, s *store.Store, ids map[string]bo
 	cl, err := gen.ReadClusters(clustersPath)
 	switch {
 	case err == nil:
-		if g := presentGroups(cl, ids); len(g) > 0 {
+		g := presentGroups(cl, ids)
+		if len(g) > 0 {
 			out = append(out, labelSet{name: "clusters", groups: g})
+		} else if explicit {
+			return nil, &incident.Error{Kind: incident.ErrInvalid, File: clustersPath, Msg: "no cluster has two members in this database",
+				Hint: "evaluate the database the clusters were generated for"}
 		}
 	case explicit || !errors.Is(err, os.ErrNotExist):
 		return nil, fmt.Errorf("clusters file %s: %w", clustersPath, err)

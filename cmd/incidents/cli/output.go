@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -84,7 +85,7 @@ func (t *Table) Write(w io.Writer, format string) error {
 		for _, r := range t.Rows {
 			cells := make([]string, len(r))
 			for i, c := range r {
-				cells[i] = clip(strings.ReplaceAll(c, "\n", " "), 80)
+				cells[i] = clip(printable(c), 80)
 			}
 			fmt.Fprintln(tw, strings.Join(cells, "\t"))
 		}
@@ -98,6 +99,18 @@ func escapeMD(cells []string) []string {
 		out[i] = strings.ReplaceAll(strings.ReplaceAll(c, "|", `\|`), "\n", " ")
 	}
 	return out
+}
+
+// printable replaces control characters (newlines, tabs, terminal escape
+// sequences) with spaces so that table output neither breaks its columns
+// nor drives the terminal.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 // clip shortens s to at most n runes, marking the cut with an ellipsis.

@@ -76,10 +76,15 @@ its first 1000 rows.`,
 		if f, ok := app.Stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 			return sess.interactive(ctx, f, app)
 		}
-		return sess.run(ctx, &scanLines{sc: bufio.NewScanner(app.Stdin)}, false)
+		sc := bufio.NewScanner(app.Stdin)
+		sc.Buffer(make([]byte, 64<<10), maxStatementLine) // long generated statements
+		return sess.run(ctx, &scanLines{sc: sc}, false)
 	}
 	return cmd
 }
+
+// maxStatementLine bounds one line of SQL read from stdin.
+const maxStatementLine = 16 << 20
 
 // sqlSession runs statements against one database.
 type sqlSession struct {
