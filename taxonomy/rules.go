@@ -194,13 +194,9 @@ func (v *Vocab) RuleScores(in *incident.Incident, f incident.Facet) map[string]H
 	return out
 }
 
-// matchSentence returns 1 when a pattern of t matches s as asserted, the
-// hedge factor when only hedged matches exist, and 0 otherwise.
-func matchSentence(t *Term, s string) float64 {
-	return matchLower(t, s, strings.ToLower(s))
-}
-
-// matchLower is matchSentence given the lower-cased sentence too.
+// matchLower returns 1 when a pattern of t matches the sentence s (lower
+// is s lower-cased) as asserted, the hedge factor when only hedged matches
+// exist, and 0 otherwise.
 func matchLower(t *Term, s, lower string) float64 {
 	best := 0.0
 	for i, re := range t.res {

@@ -127,24 +127,6 @@ func idFromName(name string) string {
 	return id
 }
 
-// slug lower-cases s and keeps letters and digits, joined by '-'.
-func slug(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-		} else {
-			dash = true
-		}
-	}
-	return b.String()
-}
-
 // splitLabels splits a run-on list of vocabulary labels of one facet
 // ("High error rateProbe failures") greedily, longest label first, and maps
 // each piece with Lookup. Text that matches no label becomes one tag with
