@@ -207,6 +207,13 @@ func runShow(ctx context.Context, app *App, cmd *cobra.Command, id string, o *re
 			source = "stored"
 			if gen, err := s.CurrentGeneration(ctx); err == nil && gen != nil {
 				source = fmt.Sprintf("generation %d, %s", gen.Gen, gen.CreatedAt.Format("2006-01-02 15:04"))
+				// Explain stored links with the parameters that made them.
+				if p, _, err = generationParams(cmd, o, gen); err != nil {
+					return err
+				}
+				if sk := storedK(gen); sk > 0 && o.k > sk {
+					fmt.Fprintf(app.Stderr, "the stored generation keeps %d links per case; pass --w-text/--w-tags to compute more now\n", sk)
+				}
 			}
 		}
 	}

@@ -69,6 +69,17 @@ func runUpdate(ctx context.Context, app *App, cmd *cobra.Command, o *relatedOpts
 	return nil
 }
 
+// storedK is the k a generation was computed with (0 when not recorded).
+func storedK(g *store.Generation) int {
+	var v struct {
+		K int `json:"k"`
+	}
+	if json.Unmarshal([]byte(g.Params), &v) != nil {
+		return 0
+	}
+	return v.K
+}
+
 // generationParams returns the similarity parameters and k the generation
 // was computed with, overridden by flags the command line sets.
 func generationParams(cmd *cobra.Command, o *relatedOpts, cur *store.Generation) (similarity.Params, int, error) {
