@@ -167,6 +167,17 @@ func setHumanTag(ctx context.Context, app *App, id, arg string) error {
 		return err
 	}
 	fmt.Fprintf(app.Stdout, "%s: %s = %s (%s), human\n", id, t.Facet, t.Term, v.Label(t.Facet, t.Term))
+	if t.Facet == incident.RootCause {
+		// A case may have several root causes; statistics group by each, and
+		// the incidents view names the first human one as primary.
+		var primary string
+		if err := s.DB().QueryRowContext(ctx, `SELECT coalesce(root_cause, '') FROM incidents WHERE id = ?`, id).Scan(&primary); err != nil {
+			return err
+		}
+		if primary != t.Term {
+			fmt.Fprintf(app.Stdout, "%s: added as a further root cause; the primary root cause stays %s (%s)\n", id, primary, v.Label(t.Facet, primary))
+		}
+	}
 	return nil
 }
 
