@@ -264,6 +264,12 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 				plural(rep.New, "new case has", "new cases have"))
 		}
 	}
+	// --keep-going stored the good files; the run still fails when files
+	// were rejected, so that scripts notice.
+	if len(bad) > 0 || batchErr != nil {
+		return &incident.Error{Kind: firstKindError(bad, batchErr), Msg: "some files were rejected (listed above); the good ones were imported",
+			Hint: "fix the rejected files and ingest them again"}
+	}
 	return nil
 }
 
