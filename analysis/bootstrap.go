@@ -25,6 +25,13 @@ const tailEps = 1e-13
 // sorted x: the distribution of the median of a resample of len(x) values
 // drawn from x with replacement, as B resamples would approximate it when B
 // grows without bound. x must be sorted and non-empty.
+//
+// Equal sample values give one support value, so the probabilities are
+// evaluated only at the ends of runs of equal values (a cumulative
+// probability per run, a rectangle of the joint distribution per pair of
+// runs for an even len(x)): with durations in whole minutes a large sample
+// has few distinct values near its median and costs a few dozen binomial
+// evaluations.
 func MedianBootstrap(x []float64) Dist {
 	m := len(x)
 	switch m {
@@ -44,77 +51,120 @@ func MedianBootstrap(x []float64) Dist {
 		}
 		return mathext.RegIncBeta(float64(t), float64(m-t+1), float64(k)/float64(m))
 	}
-	var pts []point
 	if m%2 == 1 {
+		// The resample median is x[k-1] with probability
+		// surv(t, k) - surv(t, k-1); over a run of equal values these
+		// telescope to the difference at the run's ends.
 		t := (m + 1) / 2
 		lo, hi := window(m, func(k int) float64 { return surv(t, k) })
-		prev := surv(t, lo)
+		base := surv(t, lo)
+		total := surv(t, hi) - base
+		var d Dist
+		prev := 0.0
 		for k := lo + 1; k <= hi; k++ {
-			c := surv(t, k)
-			if p := c - prev; p > 0 {
-				pts = append(pts, point{x[k-1], p})
+			if k < hi && x[k] == x[k-1] {
+				continue
 			}
-			prev = c
+			c := (surv(t, k) - base) / total
+			if c > prev {
+				d.Values = append(d.Values, x[k-1])
+				d.Cum = append(d.Cum, c)
+				prev = c
+			}
 		}
-	} else {
-		h := m / 2
-		lo, _ := window(m, func(k int) float64 { return surv(h, k) })
-		_, hi := window(m, func(k int) float64 { return surv(h+1, k) })
-		// a and b are the indexes (1-based) of the two middle order
-		// statistics of a resample. For i <= j,
-		// G(i,j) = P(a <= i, b <= j)
-		//        = P(N_i >= h+1) + P(N_i = h) * P(some of the other m-h draws fall in (x_i, x_j]).
-		above := make([]float64, hi-lo+2) // P(N_i >= h+1) at index i-lo+1, i in [lo-1, hi]
-		at := make([]float64, hi-lo+2)    // P(N_i = h)
-		for i := lo - 1; i <= hi; i++ {
+		if n := len(d.Cum); n > 0 {
+			d.Cum[n-1] = 1
+		}
+		return d
+	}
+	h := m / 2
+	lo, _ := window(m, func(k int) float64 { return surv(h, k) })
+	_, hi := window(m, func(k int) float64 { return surv(h+1, k) })
+	// a and b are the indexes (1-based) of the two middle order statistics
+	// of a resample. For i <= j,
+	// G(i,j) = P(a <= i, b <= j)
+	//        = P(N_i >= h+1) + P(N_i = h) * P(some of the other m-h draws fall in (x_i, x_j]).
+	// Row i of G needs P(N_i >= h+1) and P(N_i = h); they are evaluated
+	// only for the i a run ends at, when first needed (NaN: not yet).
+	type row struct{ above, at float64 }
+	rows := make([]row, hi-lo+2) // index i-lo+1, i in [lo-1, hi]
+	for k := range rows {
+		rows[k].above = math.NaN()
+	}
+	rowAt := func(i int) row {
+		r := &rows[i-lo+1]
+		if math.IsNaN(r.above) {
 			a, b := surv(h+1, i), surv(h, i)
-			above[i-lo+1], at[i-lo+1] = a, math.Max(b-a, 0)
+			*r = row{a, math.Max(b-a, 0)}
 		}
-		// logRest[k] = (m-h)·log(m-k), so that the chance that none of the
-		// m-h other draws falls in (x_i, x_j] is exp(logRest[j]-logRest[i]).
-		top := min(m, hi+maxGap+1)
-		logRest := make([]float64, top-lo+2)
-		for k := lo - 1; k <= top; k++ {
-			logRest[k-lo+1] = float64(m-h) * math.Log(float64(m-k))
+		return *r
+	}
+	// Order statistics first..last can be one of the two middle values.
+	first, last := max(lo, 1), min(m, hi+maxGap)
+	// logRest[k] = (m-h)·log(m-k), so that the chance that none of the
+	// m-h other draws falls in (x_i, x_j] is exp(logRest[j]-logRest[i]).
+	logRest := make([]float64, last-lo+2) // index k-lo+1, k in [lo-1, last]
+	for k := lo - 1; k <= last; k++ {
+		logRest[k-lo+1] = float64(m-h) * math.Log(float64(m-k))
+	}
+	G := func(i, j int) float64 {
+		if i <= 0 || j <= 0 {
+			return 0
 		}
-		G := func(i, j int) float64 {
-			if i <= 0 || j <= 0 {
-				return 0
-			}
-			if i > j {
-				i = j
-			}
-			if i >= m {
-				return 1
-			}
-			if i < lo-1 {
-				return 0
-			}
-			if i > hi {
-				return 1
-			}
-			k := i - lo + 1
-			if i == j {
-				return above[k]
-			}
-			if j >= m {
-				return above[k] + at[k]
-			}
-			miss := math.Exp(logRest[j-lo+1] - logRest[k])
-			return above[k] + at[k]*(1-miss)
+		if i > j {
+			i = j
 		}
-		for i := max(lo, 1); i <= hi; i++ {
-			// Row i of G, and row i-1, for j = i-1 .. i+maxGap.
-			prevRow, prevUp := G(i, i-1), G(i-1, i-1)
-			for j := i; j <= m && j <= i+maxGap; j++ {
-				row, up := G(i, j), G(i-1, j)
-				p := row - up - prevRow + prevUp
-				prevRow, prevUp = row, up
-				if p > tailEps*1e-3 {
-					pts = append(pts, point{(x[i-1] + x[j-1]) / 2, p})
-				} else if j > i+1 {
-					break
-				}
+		if i >= m {
+			return 1
+		}
+		if i < lo-1 {
+			return 0
+		}
+		if i > hi {
+			return 1
+		}
+		r := rowAt(i)
+		if i == j {
+			return r.above
+		}
+		if j >= m {
+			return r.above + r.at
+		}
+		miss := math.Exp(logRest[j-lo+1] - logRest[i-lo+1])
+		return r.above + r.at*(1-miss)
+	}
+	// Runs of equal values among the order statistics first..last, as
+	// 1-based index ranges [s, e].
+	type run struct{ s, e int }
+	var runs []run
+	for k := first; k <= last; k++ {
+		if k == first || x[k-1] != x[k-2] {
+			runs = append(runs, run{k, k})
+		} else {
+			runs[len(runs)-1].e = k
+		}
+	}
+	var pts []point
+	for ra, A := range runs {
+		if A.s > hi {
+			break
+		}
+		ea := min(A.e, hi) // a beyond hi has negligible probability
+		// G(ea, B.s-1) and G(A.s-1, B.s-1); runs are contiguous, so these
+		// are the previous run's G(ea, B.e) and G(A.s-1, B.e).
+		prevRow, prevUp := G(ea, A.s-1), G(A.s-1, A.s-1)
+		for rb, B := range runs[ra:] {
+			if B.s > ea+maxGap {
+				break
+			}
+			// P(a in [A.s, ea], b in [B.s, B.e]) as a rectangle of G.
+			row, up := G(ea, B.e), G(A.s-1, B.e)
+			p := row - up - prevRow + prevUp
+			prevRow, prevUp = row, up
+			if p > tailEps*1e-3 {
+				pts = append(pts, point{(x[A.s-1] + x[B.s-1]) / 2, p})
+			} else if rb > 1 {
+				break // the chance falls with the gap between a and b
 			}
 		}
 	}

@@ -70,6 +70,8 @@ func TestMedianBootstrapKnown(t *testing.T) {
 		// Median of 3 draws from {1,2,3}: P(med=1) = P(at least two 1s) = 7/27.
 		{"three values", []float64{1, 2, 3}, []float64{1, 2, 3}, []float64{7.0 / 27, 13.0 / 27, 7.0 / 27}},
 		{"ties merge", []float64{5, 5, 5}, []float64{5}, []float64{1}},
+		// Four draws from {1,1,3,3}: the number of 1s is Binomial(4, 1/2).
+		{"even with ties", []float64{1, 1, 3, 3}, []float64{1, 2, 3}, []float64{5.0 / 16, 6.0 / 16, 5.0 / 16}},
 		{"single", []float64{9}, []float64{9}, []float64{1}},
 	}
 	for _, c := range cases {
@@ -114,11 +116,23 @@ func lognormal(rng *rand.Rand, n int, mu, sigma float64) []float64 {
 }
 
 // TestExactMatchesResampling compares the exact bootstrap distribution with
-// many resamples on lognormal samples of odd and even sizes.
+// many resamples on lognormal samples of odd and even sizes, with distinct
+// values and rounded to tens of minutes (many ties, evaluated per run of
+// equal values).
 func TestExactMatchesResampling(t *testing.T) {
-	for _, n := range []int{5, 8, 21, 40, 101, 400} {
+	for _, c := range []struct {
+		n     int
+		round float64
+	}{{5, 0}, {8, 0}, {21, 0}, {40, 0}, {101, 0}, {400, 0}, {8, 10}, {21, 10}, {101, 10}, {400, 10}, {401, 10}} {
+		n := c.n
 		rng := rand.New(rand.NewPCG(uint64(n), 7))
-		x := sortedCopy(lognormal(rng, n, math.Log(60), 1.1))
+		x := lognormal(rng, n, math.Log(60), 1.1)
+		if c.round > 0 {
+			for i := range x {
+				x[i] = c.round * math.Round(x[i]/c.round)
+			}
+		}
+		x = sortedCopy(x)
 		d := MedianBootstrap(x)
 		meds := resampleMedians(x, 20000, rng)
 		for _, q := range []float64{0.05, 0.25, 0.5, 0.75, 0.95} {
@@ -128,7 +142,7 @@ func TestExactMatchesResampling(t *testing.T) {
 			emp := meds[int(q*float64(len(meds)))]
 			lo, hi := d.Quantile(q-0.01), d.Quantile(q+0.01)
 			if emp < lo || emp > hi {
-				t.Errorf("n=%d q=%.2f: resampled %v outside [%v, %v] around exact %v", n, q, emp, lo, hi, exact)
+				t.Errorf("n=%d round=%v q=%.2f: resampled %v outside [%v, %v] around exact %v", n, c.round, q, emp, lo, hi, exact)
 			}
 		}
 		var mean float64
@@ -137,7 +151,7 @@ func TestExactMatchesResampling(t *testing.T) {
 		}
 		mean /= float64(len(meds))
 		if !close(mean, d.Mean(), 0.02) {
-			t.Errorf("n=%d: mean of resampled medians %v, exact %v", n, mean, d.Mean())
+			t.Errorf("n=%d round=%v: mean of resampled medians %v, exact %v", n, c.round, mean, d.Mean())
 		}
 	}
 }
@@ -208,12 +222,23 @@ func TestBootstrapDiffCI(t *testing.T) {
 	}
 }
 
+// BenchmarkMedianBootstrap times distinct values and whole minutes (the
+// figures the store holds, with ties).
 func BenchmarkMedianBootstrap(b *testing.B) {
 	for _, n := range []int{101, 10000, 100000} {
 		x := sortedCopy(lognormal(rand.New(rand.NewPCG(1, 1)), n, 4, 1))
 		b.Run("n="+itoa(n), func(b *testing.B) {
 			for b.Loop() {
 				MedianBootstrap(x)
+			}
+		})
+		minutes := make([]float64, n)
+		for i, v := range x {
+			minutes[i] = math.Round(v)
+		}
+		b.Run("minutes/n="+itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				MedianBootstrap(minutes)
 			}
 		})
 	}

@@ -90,11 +90,11 @@ func Compare(ctx context.Context, db *sql.DB, metric, periodA, periodB, by strin
 	if err != nil {
 		return nil, err
 	}
-	ga, alla, err := pa.apply(base).fetch(ctx, db)
+	ga, alla, err := pa.apply(base).fetch(ctx, db, true)
 	if err != nil {
 		return nil, err
 	}
-	gb, allb, err := pb.apply(base).fetch(ctx, db)
+	gb, allb, err := pb.apply(base).fetch(ctx, db, true)
 	if err != nil {
 		return nil, err
 	}

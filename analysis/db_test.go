@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -146,6 +147,48 @@ func TestStatsByGrouping(t *testing.T) {
 	for _, bad := range []Query{{By: "colour"}, {Metric: "mttf"}, {Since: "last week"}, {Quarter: "2024Q5"}} {
 		if _, err := Stats(ctx, db, bad); incident.KindOf(err) != incident.ErrInvalid {
 			t.Errorf("%+v: err = %v, want an invalid-value error", bad, err)
+		}
+	}
+}
+
+func TestStatsAll(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	cases := synth(rng, "A", "2024Q2", 40, 60)
+	cases = append(cases, synth(rng, "B", "2024Q3", 21, 120)...)
+	db := openWith(t, cases)
+	ctx := context.Background()
+	for _, q := range []Query{{Metric: "ttr"}, {Metric: "ttd", Org: "acme"}, {By: "org", Since: "2024-07"}} {
+		tabs, err := StatsAll(ctx, db, q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tabs) != len(Groupings) {
+			t.Fatalf("%+v: %d tables, want %d", q, len(tabs), len(Groupings))
+		}
+		for i, by := range Groupings {
+			q1 := q
+			q1.By = by
+			want, err := Stats(ctx, db, q1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, _ := json.Marshal(tabs[i])
+			w, _ := json.Marshal(want)
+			if string(g) != string(w) {
+				t.Errorf("%+v by %s:\n got %s\nwant %s", q, by, g, w)
+			}
+		}
+	}
+	tabs, err := StatsAll(ctx, db, Query{}, []string{"year", "quarter"})
+	if err != nil || len(tabs) != 2 || tabs[0].Query.By != "year" || tabs[1].Query.By != "quarter" {
+		t.Errorf("chosen groupings: %v, %v", tabs, err)
+	}
+	for _, bad := range []struct {
+		q   Query
+		bys []string
+	}{{Query{Metric: "mttf"}, nil}, {Query{}, []string{"year", "colour"}}} {
+		if _, err := StatsAll(ctx, db, bad.q, bad.bys); incident.KindOf(err) != incident.ErrInvalid {
+			t.Errorf("%+v %v: err = %v, want an invalid-value error", bad.q, bad.bys, err)
 		}
 	}
 }

@@ -8,7 +8,8 @@
 // median) and groups are small, so the median is the headline figure and
 // every median carries its interval. DuckDB does the grouping: one query per
 // table returns each group's values as a sorted list; the statistics are
-// computed here in Go.
+// computed here in Go. StatsAll computes the tables of several groupings at
+// once, the overall row once and the groupings on parallel connections.
 //
 // # Bootstrap
 //
@@ -19,7 +20,10 @@
 // value is Binomial(n, k/n). The interval is therefore reproducible without a
 // seed and costs O(sqrt(n)) binomial evaluations instead of B·n draws. For
 // an even n the resample median is the mean of two order statistics whose
-// joint distribution is computed exactly as well.
+// joint distribution is computed exactly as well. Equal values are one
+// support point, so the probabilities are only evaluated where a run of
+// equal values ends: durations in whole minutes have few distinct values
+// near the median, so a group of 100,000 such figures takes about 0.1 ms.
 //
 // The interval of a difference of two medians (Compare) draws B pairs of
 // medians from the two exact distributions with a seeded generator, so every

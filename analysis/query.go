@@ -148,45 +148,62 @@ func (q Query) where() (string, []any) {
 }
 
 // groupSQL returns one statement that yields, per group, the case count and
-// the sorted list of known figures, plus one overall row (overall = true).
-func (q Query) groupSQL() (string, []any) {
+// the sorted list of known figures, plus one overall row (overall = true)
+// when withOverall is set.
+//
+// A case counts once in a group even when it carries the group's term
+// several times (g keeps distinct case-group pairs). Labels are looked up
+// per group after the aggregation (lab), which keeps the distinct pairs
+// narrow: that is most of the query's cost on a large corpus.
+func (q Query) groupSQL(withOverall bool) (string, []any) {
 	col := q.Metric + "_minutes"
 	where, args := q.where()
 	var g string
 	var gargs []any
+	lab := "SELECT NULL::VARCHAR AS grp, NULL::VARCHAR AS label WHERE FALSE"
+	label := "agg.grp" // the label when lab has none
 	switch q.By {
 	case "":
-		g = "SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS grp, NULL::VARCHAR AS label WHERE FALSE"
+		g = "SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS grp WHERE FALSE"
 	case "org", "quarter", "year":
-		g = fmt.Sprintf("SELECT id, CAST(%s AS VARCHAR) AS grp, CAST(%s AS VARCHAR) AS label FROM "+casesTable+" WHERE %s IS NOT NULL", q.By, q.By, q.By)
+		g = fmt.Sprintf("SELECT id, CAST(%s AS VARCHAR) AS grp FROM "+casesTable+" WHERE %s IS NOT NULL", q.By, q.By)
 	case "root_cause_class":
-		g = `SELECT DISTINCT t.incident_id AS id, t.class AS grp, coalesce(v.label, t.class) AS label
-FROM tags t LEFT JOIN vocab v ON v.facet = 'root_cause' AND v.term = t.class
-WHERE t.facet = 'root_cause' AND t.term IS NOT NULL AND t.term <> ''`
+		g = `SELECT DISTINCT incident_id AS id, class AS grp FROM tags
+WHERE facet = 'root_cause' AND term IS NOT NULL AND term <> ''`
+		lab = `SELECT term AS grp, any_value(label) AS label FROM vocab WHERE facet = 'root_cause' GROUP BY term`
 	default:
-		g = `SELECT DISTINCT incident_id AS id, term AS grp, label FROM tags WHERE facet = ? AND term IS NOT NULL AND term <> ''`
-		gargs = append(gargs, q.By)
+		g = `SELECT DISTINCT incident_id AS id, term AS grp FROM tags WHERE facet = ? AND term IS NOT NULL AND term <> ''`
+		lab = `SELECT term AS grp, any_value(label) AS label FROM tags WHERE facet = ? AND term IS NOT NULL AND term <> '' GROUP BY term`
+		label = "''"
+		gargs = append(gargs, q.By, q.By)
 	}
 	keep := "TRUE"
 	if q.By == "" {
 		keep = "FALSE" // the overall row only
 	}
 	stmt := fmt.Sprintf(`WITH base AS (SELECT id, %s AS v FROM `+casesTable+` WHERE %s),
-g AS (%s)
-SELECT FALSE AS overall, coalesce(g.grp, '') AS grp, coalesce(any_value(g.label), '') AS label, count(*) AS n,
+g AS (%s),
+lab AS (%s),
+agg AS (SELECT coalesce(g.grp, '') AS grp, count(*) AS n,
 	list(b.v ORDER BY b.v) FILTER (WHERE b.v IS NOT NULL) AS vals
 FROM base b LEFT JOIN g ON g.id = b.id
 WHERE %s
-GROUP BY coalesce(g.grp, '')
+GROUP BY coalesce(g.grp, ''))
+SELECT FALSE AS overall, agg.grp, CASE WHEN agg.grp = '' THEN '' ELSE coalesce(lab.label, %s) END AS label, agg.n, agg.vals
+FROM agg LEFT JOIN lab ON lab.grp = agg.grp`,
+		col, where, g, lab, keep, label)
+	if withOverall {
+		stmt += `
 UNION ALL
-SELECT TRUE, '', '', count(*), list(v ORDER BY v) FILTER (WHERE v IS NOT NULL) FROM base`,
-		col, where, g, keep)
+SELECT TRUE, '', '', count(*), list(v ORDER BY v) FILTER (WHERE v IS NOT NULL) FROM base`
+	}
 	return stmt, append(args, gargs...)
 }
 
-// fetch runs groupSQL and returns the groups and the overall group.
-func (q Query) fetch(ctx context.Context, db *sql.DB) ([]group, group, error) {
-	stmt, args := q.groupSQL()
+// fetch runs groupSQL and returns the groups and, when withOverall is set,
+// the overall group.
+func (q Query) fetch(ctx context.Context, db *sql.DB, withOverall bool) ([]group, group, error) {
+	stmt, args := q.groupSQL(withOverall)
 	rows, err := db.QueryContext(ctx, stmt, args...)
 	if err != nil {
 		return nil, group{}, fmt.Errorf("statistics query: %w", err)

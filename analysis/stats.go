@@ -4,8 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"math"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 )
 
 // Row is one group of a statistics table.
@@ -46,12 +50,72 @@ func Stats(ctx context.Context, db *sql.DB, q Query) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	groups, all, err := q.fetch(ctx, db)
+	groups, all, err := q.fetch(ctx, db, true)
 	if err != nil {
 		return nil, err
 	}
-	t := &Table{Query: q, Cases: all.n, MultiGroup: facetGrouping(q.By)}
-	t.Overall = Row{Group: "", Label: "all cases", Summary: Summarize(all.values, all.n), Share: share(all.n, all.n)}
+	return q.table(ctx, groups, overallRow(all), all.n)
+}
+
+// StatsAll computes the statistics table of q for each grouping in bys
+// (every one of Groupings when bys is empty; q.By is ignored), in the order
+// of bys. Each table equals what Stats returns for that grouping, but the
+// overall row is computed once and the groupings run on as many
+// connections at once as there are CPUs.
+func StatsAll(ctx context.Context, db *sql.DB, q Query, bys []string) ([]*Table, error) {
+	if len(bys) == 0 {
+		bys = Groupings
+	}
+	queries := make([]Query, len(bys))
+	for i, by := range bys {
+		qi := q
+		qi.By = by
+		n, err := qi.normalize()
+		if err != nil {
+			return nil, err
+		}
+		queries[i] = n
+	}
+	q.By = ""
+	q, err := q.normalize()
+	if err != nil {
+		return nil, err
+	}
+	_, all, err := q.fetch(ctx, db, true)
+	if err != nil {
+		return nil, err
+	}
+	overall := overallRow(all)
+	tables := make([]*Table, len(bys))
+	errs := make([]error, len(bys))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(bys)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(bys); i = int(next.Add(1) - 1) {
+				groups, _, err := queries[i].fetch(ctx, db, false)
+				if err == nil {
+					tables[i], err = queries[i].table(ctx, groups, overall, all.n)
+				}
+				errs[i] = err
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return tables, nil
+}
+
+func overallRow(all group) Row {
+	return Row{Group: "", Label: "all cases", Summary: Summarize(all.values, all.n), Share: share(all.n, all.n)}
+}
+
+// table builds the statistics table of normalized q from its groups, the
+// overall row and the number of selected cases.
+func (q Query) table(ctx context.Context, groups []group, overall Row, cases int) (*Table, error) {
+	t := &Table{Query: q, Cases: cases, MultiGroup: facetGrouping(q.By), Overall: overall}
 	for _, g := range groups {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -60,7 +124,7 @@ func Stats(ctx context.Context, db *sql.DB, q Query) (*Table, error) {
 		if g.key == "" {
 			label = noneLabel(q.By)
 		}
-		r := Row{Group: g.key, Label: label, Summary: Summarize(g.values, g.n), Share: share(g.n, all.n)}
+		r := Row{Group: g.key, Label: label, Summary: Summarize(g.values, g.n), Share: share(g.n, cases)}
 		t.Rows = append(t.Rows, r)
 		t.ShareSum += r.Share
 	}
