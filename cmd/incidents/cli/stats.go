@@ -47,7 +47,7 @@ period a real 10% improvement is usually invisible, so a raw change of the mean
   incidents stats --compare 2024Q2 2024Q3
   incidents stats --compare 2023 2024 --by root_cause --metric ttr -o json`,
 	}
-	cmd.Flags().StringVar(&q.By, "by", "root_cause_class", "grouping: "+strings.Join(analysis.Groupings, "|")+"|none")
+	cmd.Flags().StringVar(&q.By, "by", "root_cause_class", "grouping: "+strings.Join(analysis.Groupings, "|")+"|none|all (every grouping in turn)")
 	cmd.Flags().StringVar(&q.Metric, "metric", "", "ttd or ttr (default ttr; --compare shows both)")
 	cmd.Flags().StringVar(&q.Since, "since", "", "first date, inclusive (YYYY, YYYY-MM or YYYY-MM-DD)")
 	cmd.Flags().StringVar(&q.Until, "until", "", "last date, inclusive")
@@ -91,6 +91,27 @@ period a real 10% improvement is usually invisible, so a raw change of the mean
 				cs = append(cs, c)
 			}
 			return writeComparisons(app.Stdout, app.Stderr, cs, format)
+		}
+		if q.By == "all" {
+			if format == FormatCSV {
+				return usagef("--by all prints one table per grouping: use -o table or -o json")
+			}
+			ts, err := analysis.StatsAll(cmd.Context(), s.DB(), q, nil)
+			if err != nil {
+				return usageIfInvalid(err)
+			}
+			if format == FormatJSON {
+				return writeJSON(app.Stdout, ts)
+			}
+			for i, t := range ts {
+				if i > 0 {
+					fmt.Fprintln(app.Stdout)
+				}
+				if err := writeStats(app.Stdout, app.Stderr, t, format); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
 		t, err := analysis.Stats(cmd.Context(), s.DB(), q)
 		if err != nil {

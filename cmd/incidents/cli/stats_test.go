@@ -10,9 +10,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"incidents/analysis"
 	"incidents/data/incident"
 	"incidents/data/store"
 )
@@ -143,5 +145,32 @@ func TestStatsUsageErrors(t *testing.T) {
 		if !errorsAs(err, &u) {
 			t.Errorf("%v: err = %v, want a usage error", args, err)
 		}
+	}
+}
+
+// TestStatsByAll prints one table per grouping, each equal to its own
+// --by run.
+func TestStatsByAll(t *testing.T) {
+	db := analyticsDB(t)
+	out, _, err := runAnalytics(t, db, nil, "stats", "--by", "all", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []json.RawMessage
+	if err := json.Unmarshal([]byte(out), &all); err != nil {
+		t.Fatalf("stats --by all -o json: %v", err)
+	}
+	if len(all) != len(analysis.Groupings) {
+		t.Fatalf("%d tables, want one per grouping (%d)", len(all), len(analysis.Groupings))
+	}
+	one, _, err := runAnalytics(t, db, nil, "stats", "--by", analysis.Groupings[0], "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b any
+	json.Unmarshal(all[0], &a)
+	json.Unmarshal([]byte(one), &b)
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("--by all's first table differs from --by %s", analysis.Groupings[0])
 	}
 }
