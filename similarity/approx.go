@@ -86,18 +86,26 @@ func (ix *Index) topKApprox(fids []uint32, fws []float32, self int, k int, excl 
 	}
 	touched = touched[:nt]
 	sc.touched = touched
+	// Select the best m partial sums, clearing the sums on the way (the
+	// array is hot from the accumulation); a sum below the heap's worst
+	// cannot enter it, which is checked before the full comparison.
 	m := max(ab.rerankMin, ab.rerankFactor*k)
 	h := sc.partials[:0]
-	for _, d := range sc.touched {
+	for _, d := range touched {
+		a := acc[d]
+		acc[d] = 0
 		if int(d) == self || (excl != nil && excl(int(d))) {
 			continue
 		}
-		c := partial{d, acc[d]}
+		c := partial{d, a}
 		if len(h) < m {
 			h = append(h, c)
 			if len(h) == m {
 				heapifyPartials(h)
 			}
+			continue
+		}
+		if a < h[0].acc {
 			continue
 		}
 		if worse(h[0], c) {
@@ -106,9 +114,12 @@ func (ix *Index) topKApprox(fids []uint32, fws []float32, self int, k int, excl 
 		}
 	}
 	sc.partials = h
-	for _, d := range touched {
-		acc[d] = 0
-		seen[d>>6] = 0
+	if len(touched)*16 > len(seen) {
+		clear(seen) // a few KB, cheaper than one store per touched case
+	} else {
+		for _, d := range touched {
+			seen[d>>6] = 0
+		}
 	}
 	slices.SortFunc(h, func(a, b partial) int { return int(int64(a.doc) - int64(b.doc)) })
 	if nf := len(ix.maxw); len(sc.qdense) != nf {

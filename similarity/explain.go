@@ -140,46 +140,60 @@ func hasTag(in *incident.Incident, f TagFeature) bool {
 // most telling shared facets: "same root cause · shared Cloud load
 // balancer"; with no shared tag, "similar narrative: health check, reroute".
 func reason(tags []TagContribution, terms []TermContribution) string {
-	var b strings.Builder
-	part := func(s ...string) {
-		if b.Len() > 0 {
-			b.WriteString(" · ")
-		}
-		for _, x := range s {
-			b.WriteString(x)
+	return string(appendReason(nil, tags, terms))
+}
+
+// appendReason appends the reason to b (see reason).
+func appendReason(b []byte, tags []TagContribution, terms []TermContribution) []byte {
+	b0 := len(b)
+	sep := func() {
+		if len(b) > b0 {
+			b = append(b, " · "...)
 		}
 	}
 	if rc := facetTags(tags, incident.RootCause); len(rc) > 0 {
+		sep()
 		if slices.ContainsFunc(rc, func(t TagContribution) bool { return !t.Class }) {
-			part("same root cause")
+			b = append(b, "same root cause"...)
 		} else {
-			part("related root cause (", rc[0].Label, ")")
+			b = append(b, "related root cause ("...)
+			b = append(b, rc[0].Label...)
+			b = append(b, ')')
 		}
 	}
 	if c := facetTags(tags, incident.Component); len(c) > 0 {
-		part("shared ", joinLabels(c, 2))
+		sep()
+		b = append(b, "shared "...)
+		b = appendLabels(b, c, 2)
 	}
 	if t := facetTags(tags, incident.Trigger); len(t) > 0 {
-		part("same trigger (", joinLabels(t, 1), ")")
+		sep()
+		b = append(b, "same trigger ("...)
+		b = appendLabels(b, t, 1)
+		b = append(b, ')')
 	}
-	if b.Len() == 0 {
+	if len(b) == b0 {
 		for _, f := range []incident.Facet{incident.Symptom, incident.Remediation, incident.Detection} {
 			if t := facetTags(tags, f); len(t) > 0 {
-				part("shared ", string(f), " ", joinLabels(t, 2))
+				sep()
+				b = append(b, "shared "...)
+				b = append(b, f...)
+				b = append(b, ' ')
+				b = appendLabels(b, t, 2)
 			}
 		}
 	}
-	if b.Len() > 0 || len(terms) == 0 {
-		return b.String()
+	if len(b) > b0 || len(terms) == 0 {
+		return b
 	}
-	b.WriteString("similar narrative: ")
+	b = append(b, "similar narrative: "...)
 	for i, t := range terms[:min(3, len(terms))] {
 		if i > 0 {
-			b.WriteString(", ")
+			b = append(b, ", "...)
 		}
-		b.WriteString(t.Surface)
+		b = append(b, t.Surface...)
 	}
-	return b.String()
+	return b
 }
 
 // facetTags returns the run of tags of facet f (tags come grouped by facet,
@@ -199,24 +213,40 @@ func facetTags(tags []TagContribution, f incident.Facet) []TagContribution {
 // joinLabels lists up to n labels, strongest contribution first (ties in
 // feature order).
 func joinLabels(ts []TagContribution, n int) string {
-	if len(ts) == 1 {
-		return ts[0].Label
-	}
-	ts = slices.Clone(ts)
-	slices.SortStableFunc(ts, func(a, b TagContribution) int {
-		switch {
-		case a.Contribution > b.Contribution:
-			return -1
-		case a.Contribution < b.Contribution:
-			return 1
+	return string(appendLabels(nil, ts, n))
+}
+
+// appendLabels appends joinLabels(ts, n) to b without sorting a copy: it
+// picks the strongest remaining label n times, the first on ties, which
+// is the order of a stable sort by decreasing contribution.
+func appendLabels(b []byte, ts []TagContribution, n int) []byte {
+	last := -1 // position of the previous pick
+	for k := 0; k < min(n, len(ts)); k++ {
+		best := -1
+		for j, t := range ts {
+			if last >= 0 && !after(t, j, ts[last], last) {
+				continue
+			}
+			if best < 0 || t.Contribution > ts[best].Contribution {
+				best = j
+			}
 		}
-		return 0
-	})
-	var ls []string
-	for _, t := range ts[:min(n, len(ts))] {
-		ls = append(ls, t.Label)
+		if k > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, ts[best].Label...)
+		last = best
 	}
-	return strings.Join(ls, ", ")
+	return b
+}
+
+// after reports whether tag t at position j comes after tag p at position
+// i in the order of decreasing contribution, ties by position.
+func after(t TagContribution, j int, p TagContribution, i int) bool {
+	if t.Contribution != p.Contribution {
+		return t.Contribution < p.Contribution
+	}
+	return j > i
 }
 
 // link turns an explanation into a Link.
@@ -234,22 +264,26 @@ func (e Explanation) link(rank int) incident.Link {
 	return l
 }
 
-// links explains the ranked candidates of case i. reasons, when not nil,
-// interns the reason strings (a corpus has few distinct ones).
-func (ix *Index) links(i int, cs []cand, reasons map[string]string) []incident.Link {
+// linkBufs is per-goroutine scratch for link: the shared tags of one
+// pair, the reason being written and the interned reasons (a corpus has
+// few distinct ones).
+type linkBufs struct {
+	tags    []TagContribution
+	reason  []byte
+	reasons map[string]string
+}
+
+// links explains the ranked candidates of case i; lb may be nil.
+func (ix *Index) links(i int, cs []cand, lb *linkBufs) []incident.Link {
 	if len(cs) == 0 {
 		return nil
 	}
+	if lb == nil {
+		lb = &linkBufs{}
+	}
 	out := make([]incident.Link, len(cs))
 	for r, c := range cs {
-		out[r] = ix.link(i, c, r+1)
-		if reasons != nil {
-			if s, ok := reasons[out[r].Reason]; ok {
-				out[r].Reason = s
-			} else if len(reasons) < maxInternedReasons {
-				reasons[out[r].Reason] = out[r].Reason
-			}
-		}
+		out[r] = ix.link(i, c, r+1, lb)
 	}
 	return out
 }
@@ -260,13 +294,13 @@ const maxInternedReasons = 1 << 14
 // link is the lean form of explain for one ranked candidate: the same
 // tags, top terms and reason, without the full trail. The scores are the
 // ones the ranking used.
-func (ix *Index) link(i int, c cand, rank int) incident.Link {
+func (ix *Index) link(i int, c cand, rank int, lb *linkBufs) incident.Link {
 	j := int(c.doc)
 	fa, wa := ix.vec(i)
 	fb, wb := ix.vec(j)
 	var top [SharedTermsPerLink]TermContribution
 	nTop := 0
-	var tags []TagContribution
+	tags := lb.tags[:0]
 	x, y := 0, 0
 	for x < len(fa) && y < len(fb) {
 		switch {
@@ -303,7 +337,19 @@ func (ix *Index) link(i int, c cand, rank int) incident.Link {
 	}
 	terms := top[:nTop]
 	l := incident.Link{From: ix.cases[i].ID, To: ix.cases[j].ID, Rank: rank, Score: c.score,
-		TextScore: c.text, TagScore: c.tag, Reason: reason(tags, terms)}
+		TextScore: c.text, TagScore: c.tag}
+	lb.reason = appendReason(lb.reason[:0], tags, terms)
+	if s, ok := lb.reasons[string(lb.reason)]; ok {
+		l.Reason = s
+	} else {
+		l.Reason = string(lb.reason)
+		if lb.reasons == nil {
+			lb.reasons = map[string]string{}
+		}
+		if len(lb.reasons) < maxInternedReasons {
+			lb.reasons[l.Reason] = l.Reason
+		}
+	}
 	if len(tags) > 0 {
 		// Tags come grouped by facet: one backing array, sliced per facet.
 		all := make([]string, len(tags))
@@ -318,6 +364,7 @@ func (ix *Index) link(i int, c cand, rank int) incident.Link {
 			a = b
 		}
 	}
+	lb.tags = tags[:0]
 	if nTop > 0 {
 		l.SharedTerms = make([]string, nTop)
 		for k, t := range terms {

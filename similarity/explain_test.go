@@ -103,3 +103,27 @@ func TestLinkMatchesExplain(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinLabels: strongest contribution first, ties in the given order,
+// at most n labels.
+func TestJoinLabels(t *testing.T) {
+	tc := func(label string, c float64) TagContribution { return TagContribution{Label: label, Contribution: c} }
+	for _, tt := range []struct {
+		name string
+		ts   []TagContribution
+		n    int
+		want string
+	}{
+		{"one", []TagContribution{tc("A", 0.1)}, 2, "A"},
+		{"order", []TagContribution{tc("A", 0.1), tc("B", 0.3), tc("C", 0.2)}, 2, "B, C"},
+		{"first only", []TagContribution{tc("A", 0.1), tc("B", 0.3), tc("C", 0.2)}, 1, "B"},
+		{"ties keep order", []TagContribution{tc("A", 0.2), tc("B", 0.2), tc("C", 0.2)}, 2, "A, B"},
+		{"tie after best", []TagContribution{tc("A", 0.1), tc("B", 0.3), tc("C", 0.1)}, 3, "B, A, C"},
+		{"all", []TagContribution{tc("A", 0.1), tc("B", 0.2)}, 5, "B, A"},
+		{"none", nil, 2, ""},
+	} {
+		if got := joinLabels(tt.ts, tt.n); got != tt.want {
+			t.Errorf("%s: joinLabels = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

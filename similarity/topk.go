@@ -54,7 +54,7 @@ type scratch struct {
 	touched  []uint32
 	qdense   []float32 // query weights by feature, for rescoring
 	qbits    []uint64  // which features the query has (fits in L1)
-	reasons  map[string]string
+	lb       linkBufs
 	partials []partial
 }
 
@@ -166,7 +166,8 @@ func (ix *Index) offer(sc *scratch, fids []uint32, fws []float32, d, k int, dens
 }
 
 // orderFeatures fills sc.order with the query features by decreasing
-// bound and sc.rest with the suffix sums of the bounds.
+// bound and, for the exact search, sc.rest with the suffix sums of the
+// bounds.
 func (ix *Index) orderFeatures(fids []uint32, fws []float32, sc *scratch) {
 	sc.order = sc.order[:0]
 	for i, f := range fids {
@@ -184,7 +185,11 @@ func (ix *Index) orderFeatures(fids []uint32, fws []float32, sc *scratch) {
 		}
 		return int(int64(a.f) - int64(b.f))
 	})
-	sc.rest = append(sc.rest[:0], make([]float64, len(sc.order)+1)...)
+	if !ix.p.Exact {
+		return // only the exact search uses the suffix sums
+	}
+	sc.rest = slices.Grow(sc.rest[:0], len(sc.order)+1)[:len(sc.order)+1]
+	sc.rest[len(sc.order)] = 0
 	for i := len(sc.order) - 1; i >= 0; i-- {
 		sc.rest[i] = sc.rest[i+1] + sc.order[i].bound
 	}
@@ -294,10 +299,7 @@ func (ix *Index) related(i, k int, ov overrideSets, sc *scratch) []incident.Link
 			return 1
 		})
 	}
-	if sc.reasons == nil {
-		sc.reasons = map[string]string{}
-	}
-	links := ix.links(i, cs, sc.reasons)
+	links := ix.links(i, cs, &sc.lb)
 	for j := range links {
 		links[j].Pinned = slices.Contains(pins, int(cs[j].doc))
 	}
