@@ -189,7 +189,7 @@ func writeCasePage(w io.Writer, in *incident.Incident, links []incident.Link, re
 	}
 	b.WriteString("| Field | Value |\n| --- | --- |\n")
 	for _, f := range fields(in) {
-		fmt.Fprintf(&b, "| %s | %s |\n", f[0], mdCell(f[1]))
+		fmt.Fprintf(&b, "| %s | %s |\n", f[0], mdText(f[1]))
 	}
 	b.WriteString("\n")
 	for _, sec := range []struct{ title, text string }{
@@ -226,7 +226,7 @@ func writeCasePage(w io.Writer, in *incident.Incident, links []incident.Link, re
 					term = "(unmatched)"
 				}
 				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", strings.ReplaceAll(string(f), "_", " "),
-					mdCell(tagLabel(t)), term, t.Origin, conf, mdCell(orDash(t.Evidence)))
+					mdText(tagLabel(t)), term, t.Origin, conf, mdText(orDash(t.Evidence)))
 			}
 		}
 		b.WriteString("\n")
@@ -309,8 +309,11 @@ func shortHash(h string) string {
 	return orDash(h)
 }
 
-// mdText keeps inline text on one line.
-func mdText(s string) string { return strings.Join(strings.Fields(s), " ") }
+// mdText makes plain text safe inline and in a Markdown table cell: on one
+// line, with markup characters escaped.
+func mdText(s string) string { return mdEscaper.Replace(strings.Join(strings.Fields(s), " ")) }
 
-// mdCell makes text safe inside a Markdown table cell.
-func mdCell(s string) string { return strings.ReplaceAll(mdText(s), "|", `\|`) }
+// mdEscaper backslash-escapes the characters that would turn plain text
+// (a title, an organisation) into Markdown or HTML markup.
+var mdEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"<", `\<`, ">", `\>`, "#", `\#`, "|", `\|`)

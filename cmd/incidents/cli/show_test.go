@@ -64,3 +64,15 @@ func TestShowMarkdownWithLinks(t *testing.T) {
 		t.Fatalf("table links:\n%s", table)
 	}
 }
+
+func TestMarkdownTextEscaped(t *testing.T) {
+	for in, want := range map[string]string{
+		"Title *stars* <b>x</b>": `Title \*stars\* \<b\>x\</b\>`,
+		"a | b\nc":               `a \| b c`,
+		"# [link](u) `code` _u_": "\\# \\[link\\](u) \\`code\\` \\_u\\_",
+	} {
+		if got := mdText(in); got != want {
+			t.Errorf("mdText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
