@@ -1,6 +1,3 @@
-// Command incidents is the incident similarity and analytics engine: it
-// ingests postmortems, recomputes related-case links, computes TTD/TTR
-// statistics, writes quarterly reports and runs ad hoc SQL.
 package main
 
 import (
