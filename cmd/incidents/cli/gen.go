@@ -99,6 +99,15 @@ default database is never filled with synthetic cases by accident.`,
 			if err != nil {
 				return err
 			}
+			// One generated corpus per database: its clusters file is the
+			// ground truth of exactly these cases.
+			if n, err := s.Count(ctx); err != nil || n > 0 {
+				s.Close()
+				if err != nil {
+					return err
+				}
+				return usagef("--db %s already holds %d cases; generate into a new database file", app.DBPath, n)
+			}
 			rep, err := genToStore(ctx, s, plan, batch, progress)
 			if cerr := s.Close(); err == nil {
 				err = cerr

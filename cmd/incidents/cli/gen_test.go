@@ -145,3 +145,15 @@ func BenchmarkGenToStore100k(b *testing.B) {
 	// shared machine, where wall time depends on the other load.
 	b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
 }
+
+// TestGenRefusesAFilledDatabase: a generated corpus gets a database of its
+// own, so that its clusters file describes exactly its cases.
+func TestGenRefusesAFilledDatabase(t *testing.T) {
+	db := tempDB(t)
+	mustRun(t, "--db", db, "gen", "--n", "20", "--seed", "1")
+	_, _, err := runCLI(t, "--db", db, "gen", "--n", "20", "--seed", "2")
+	var u *UsageError
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), "already holds 20 cases") {
+		t.Fatalf("second gen into the same database: err = %v, want a usage error", err)
+	}
+}
