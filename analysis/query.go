@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"incidents/data/incident"
 )
@@ -93,33 +92,13 @@ func (q Query) normalize() (Query, error) {
 		if *f.v == "" {
 			continue
 		}
-		d, err := dayBound(*f.v, f.end)
+		d, err := incident.DateBound(f.name, *f.v, f.end)
 		if err != nil {
-			return q, incident.Errorf(incident.ErrInvalid, "%s %q is not a date", f.name, *f.v).WithField(f.name).WithHint("write YYYY, YYYY-MM or YYYY-MM-DD")
+			return q, err
 		}
-		*f.v = d
+		*f.v = d.Format("2006-01-02")
 	}
 	return q, nil
-}
-
-// dayBound turns YYYY, YYYY-MM or YYYY-MM-DD into the first (or, for end,
-// the last) day it covers.
-func dayBound(s string, end bool) (string, error) {
-	for _, l := range []struct {
-		layout string
-		years  int
-		months int
-	}{{"2006-01-02", 0, 0}, {"2006-01", 0, 1}, {"2006", 1, 0}} {
-		t, err := time.Parse(l.layout, s)
-		if err != nil {
-			continue
-		}
-		if end && (l.years > 0 || l.months > 0) {
-			t = t.AddDate(l.years, l.months, -1)
-		}
-		return t.Format("2006-01-02"), nil
-	}
-	return "", fmt.Errorf("bad date %q", s)
 }
 
 // where builds the filter of the incidents view.

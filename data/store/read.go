@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"time"
 
 	"incidents/data/incident"
 )
@@ -269,17 +268,17 @@ func (f Filter) sql() (string, []any, error) {
 	var conds []string
 	var args []any
 	if f.Since != "" {
-		d, err := bound(f.Since, false)
+		d, err := incident.DateBound("since", f.Since, false)
 		if err != nil {
-			return "", nil, (&incident.Error{Kind: incident.ErrType, Field: "since", Msg: err.Error(), Hint: "write dates as YYYY-MM-DD"})
+			return "", nil, err
 		}
 		conds = append(conds, "i.day >= ?")
 		args = append(args, d)
 	}
 	if f.Until != "" {
-		d, err := bound(f.Until, true)
+		d, err := incident.DateBound("until", f.Until, true)
 		if err != nil {
-			return "", nil, (&incident.Error{Kind: incident.ErrType, Field: "until", Msg: err.Error(), Hint: "write dates as YYYY-MM-DD"})
+			return "", nil, err
 		}
 		conds = append(conds, "i.day <= ?")
 		args = append(args, d)
@@ -310,25 +309,6 @@ func (f Filter) sql() (string, []any, error) {
 		return "", nil, nil
 	}
 	return " WHERE " + strings.Join(conds, " AND "), args, nil
-}
-
-// bound parses a filter date; coarse dates take their first (or, for an
-// upper bound, last) day.
-func bound(s string, upper bool) (time.Time, error) {
-	for _, l := range []struct {
-		layout string
-		y, m   int
-	}{{"2006-01-02", 0, 0}, {"2006-01", 0, 1}, {"2006", 1, 0}} {
-		t, err := time.Parse(l.layout, s)
-		if err != nil {
-			continue
-		}
-		if upper && (l.y != 0 || l.m != 0) {
-			t = t.AddDate(l.y, l.m, -1)
-		}
-		return t, nil
-	}
-	return time.Time{}, fmt.Errorf("date %q is not YYYY-MM-DD, YYYY-MM or YYYY", s)
 }
 
 // tagsOf runs a query returning (incident_id, facet, term, raw, origin,

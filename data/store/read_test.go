@@ -52,7 +52,7 @@ func TestListFilters(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	if _, err := s.List(ctx, Filter{Since: "April"}); incident.KindOf(err) != incident.ErrType {
+	if _, err := s.List(ctx, Filter{Since: "April"}); incident.KindOf(err) != incident.ErrInvalid {
 		t.Fatalf("bad date: %v", err)
 	}
 	// Each stops at the callback's error.

@@ -46,6 +46,11 @@ With -o json it writes one JSON array of cases in the case format that
 		if f.Limit < 0 {
 			return usagef("--limit must be 0 or more, got %d", f.Limit)
 		}
+		for name, v := range map[string]string{"since": f.Since, "until": f.Until} {
+			if _, err := incident.DateBound(name, v, false); v != "" && err != nil {
+				return usageIfInvalid(err)
+			}
+		}
 		s, err := openStore(cmd.Context(), app, true)
 		if err != nil {
 			return err

@@ -94,7 +94,7 @@ the report to one organisation. --case ID writes one case page instead.
 		} else {
 			r, err := reports.Build(ctx, s, opts)
 			if err != nil {
-				return err
+				return usageIfInvalid(err)
 			}
 			if format == FormatJSON {
 				err = writeJSON(&buf, r)
