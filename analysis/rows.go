@@ -55,6 +55,12 @@ func WriteRows(w io.Writer, rows *sql.Rows, format string) (int64, error) {
 	if err := rw.header(cols); err != nil {
 		return 0, err
 	}
+	types := make([]string, len(cols))
+	if cts, err := rows.ColumnTypes(); err == nil {
+		for i, ct := range cts {
+			types[i] = ct.DatabaseTypeName()
+		}
+	}
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
 	for i := range vals {
@@ -64,6 +70,9 @@ func WriteRows(w io.Writer, rows *sql.Rows, format string) (int64, error) {
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return n, err
+		}
+		for i, v := range vals {
+			vals[i] = typed(v, types[i])
 		}
 		if err := rw.row(vals); err != nil {
 			return n, err
@@ -87,6 +96,83 @@ type rowWriter interface {
 	end(n int64) error
 }
 
+// typed renders the values whose Go form loses their SQL type: DATE, TIME
+// and TIMESTAMP (all scanned as time.Time), UUID (16 bytes), INTERVAL and
+// MAP (driver structs) become text or JSON as DuckDB itself prints them.
+func typed(v any, dbType string) any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case time.Time:
+		switch {
+		case dbType == "DATE":
+			return x.Format("2006-01-02")
+		case strings.HasPrefix(dbType, "TIMESTAMP"):
+			return x.UTC().Format(time.RFC3339Nano)
+		case strings.HasPrefix(dbType, "TIME"):
+			return x.Format("15:04:05.999999")
+		}
+	case []byte:
+		if dbType == "UUID" && len(x) == 16 {
+			return fmt.Sprintf("%x-%x-%x-%x-%x", x[0:4], x[4:6], x[6:8], x[8:10], x[10:16])
+		}
+	}
+	switch {
+	case dbType == "INTERVAL":
+		return intervalText(v)
+	case strings.HasPrefix(dbType, "MAP"):
+		if b, err := json.Marshal(v); err == nil {
+			return json.RawMessage(b)
+		}
+	}
+	return v
+}
+
+// intervalText prints an INTERVAL as DuckDB does ("1 month 2 days
+// 01:30:00"), reading the driver's value through its JSON form.
+func intervalText(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var iv struct {
+		Months int32 `json:"months"`
+		Days   int32 `json:"days"`
+		Micros int64 `json:"micros"`
+	}
+	if json.Unmarshal(b, &iv) != nil {
+		return v
+	}
+	var parts []string
+	unit := func(n int32, one string) {
+		if n != 0 {
+			p := strconv.Itoa(int(n)) + " " + one
+			if n != 1 && n != -1 {
+				p += "s"
+			}
+			parts = append(parts, p)
+		}
+	}
+	unit(iv.Months/12, "year")
+	unit(iv.Months%12, "month")
+	unit(iv.Days, "day")
+	if iv.Micros != 0 || len(parts) == 0 {
+		d := time.Duration(iv.Micros) * time.Microsecond
+		sign := ""
+		if d < 0 {
+			sign, d = "-", -d
+		}
+		h, m := int64(d/time.Hour), int64(d%time.Hour/time.Minute)
+		sec := float64(d%time.Minute) / float64(time.Second)
+		clock := fmt.Sprintf("%s%02d:%02d:%02d", sign, h, m, int64(sec))
+		if frac := d % time.Second; frac != 0 {
+			clock += strings.TrimRight(fmt.Sprintf(".%06d", int64(frac/time.Microsecond)), "0")
+		}
+		parts = append(parts, clock)
+	}
+	return strings.Join(parts, " ")
+}
+
 // Text renders a scanned value as text: "" for NULL, RFC 3339 for
 // timestamps, JSON for lists and structs.
 func Text(v any) string {
@@ -95,6 +181,8 @@ func Text(v any) string {
 		return ""
 	case string:
 		return x
+	case json.RawMessage:
+		return string(x)
 	case []byte:
 		if utf8.Valid(x) {
 			return string(x)
@@ -133,7 +221,7 @@ func Text(v any) string {
 // faithfully (timestamps as strings, maps with string keys).
 func jsonValue(v any) any {
 	switch x := v.(type) {
-	case nil, string, bool, float64, float32, int64, int32, int16, int8, int, uint64, uint32, uint16, uint8, uint:
+	case nil, string, bool, float64, float32, int64, int32, int16, int8, int, uint64, uint32, uint16, uint8, uint, json.RawMessage:
 		return x
 	case []any:
 		out := make([]any, len(x))

@@ -1,0 +1,34 @@
+package analysis
+
+import (
+	"bytes"
+	"context"
+	"testing"
+)
+
+// TestWriteRowsTypes: values whose Go form loses their SQL type print as
+// DuckDB prints them, in CSV and JSON alike.
+func TestWriteRowsTypes(t *testing.T) {
+	db := openWith(t, nil)
+	const q = `SELECT INTERVAL 90 MINUTE iv, INTERVAL '1 year 2 months 3 days 00:00:01.5' iv2,
+		'00000000-0000-0000-0000-000000000041'::UUID u, TIME '10:00' t, MAP {'a': 1} m,
+		TIMESTAMP '2024-01-01 00:00' ts, DATE '2024-02-03' d`
+	for format, want := range map[string]string{
+		FormatCSV: "iv,iv2,u,t,m,ts,d\n01:30:00,1 year 2 months 3 days 00:00:01.5,00000000-0000-0000-0000-000000000041,10:00:00,\"{\"\"a\"\":1}\",2024-01-01T00:00:00Z,2024-02-03\n",
+		FormatJSON: `{"iv":"01:30:00","iv2":"1 year 2 months 3 days 00:00:01.5","u":"00000000-0000-0000-0000-000000000041","t":"10:00:00","m":{"a":1},"ts":"2024-01-01T00:00:00Z","d":"2024-02-03"}` + "\n",
+	} {
+		rows, err := db.QueryContext(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		_, err = WriteRows(&b, rows, format)
+		rows.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != want {
+			t.Errorf("%s:\n got %q\nwant %q", format, b.String(), want)
+		}
+	}
+}
