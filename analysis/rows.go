@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -55,11 +56,9 @@ func WriteRows(w io.Writer, rows *sql.Rows, format string) (int64, error) {
 	if err := rw.header(cols); err != nil {
 		return 0, err
 	}
-	types := make([]string, len(cols))
-	if cts, err := rows.ColumnTypes(); err == nil {
-		for i, ct := range cts {
-			types[i] = ct.DatabaseTypeName()
-		}
+	types := ColumnTypes(rows)
+	if len(types) != len(cols) {
+		types = make([]string, len(cols))
 	}
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
@@ -126,6 +125,37 @@ func typed(v any, dbType string) any {
 		}
 	}
 	return v
+}
+
+// ColumnTypes returns the DuckDB type name of every column of rows ("" when
+// the driver does not say).
+func ColumnTypes(rows *sql.Rows) []string {
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		return nil
+	}
+	out := make([]string, len(cts))
+	for i, ct := range cts {
+		out[i] = ct.DatabaseTypeName()
+	}
+	return out
+}
+
+// Cell renders a scanned value of SQL type dbType for JSON: numbers,
+// booleans, lists and structs as themselves, everything else as the text
+// WriteRows prints (NaN and infinities as text too, which JSON cannot hold).
+func Cell(v any, dbType string) any {
+	switch x := typed(v, dbType).(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return Text(x)
+		}
+		return x
+	case float32:
+		return Cell(float64(x), "")
+	default:
+		return jsonValue(x)
+	}
 }
 
 // intervalText prints an INTERVAL as DuckDB does ("1 month 2 days

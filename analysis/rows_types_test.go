@@ -14,7 +14,7 @@ func TestWriteRowsTypes(t *testing.T) {
 		'00000000-0000-0000-0000-000000000041'::UUID u, TIME '10:00' t, MAP {'a': 1} m,
 		TIMESTAMP '2024-01-01 00:00' ts, DATE '2024-02-03' d`
 	for format, want := range map[string]string{
-		FormatCSV: "iv,iv2,u,t,m,ts,d\n01:30:00,1 year 2 months 3 days 00:00:01.5,00000000-0000-0000-0000-000000000041,10:00:00,\"{\"\"a\"\":1}\",2024-01-01T00:00:00Z,2024-02-03\n",
+		FormatCSV:  "iv,iv2,u,t,m,ts,d\n01:30:00,1 year 2 months 3 days 00:00:01.5,00000000-0000-0000-0000-000000000041,10:00:00,\"{\"\"a\"\":1}\",2024-01-01T00:00:00Z,2024-02-03\n",
 		FormatJSON: `{"iv":"01:30:00","iv2":"1 year 2 months 3 days 00:00:01.5","u":"00000000-0000-0000-0000-000000000041","t":"10:00:00","m":{"a":1},"ts":"2024-01-01T00:00:00Z","d":"2024-02-03"}` + "\n",
 	} {
 		rows, err := db.QueryContext(context.Background(), q)

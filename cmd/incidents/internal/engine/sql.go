@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -136,6 +135,10 @@ func (e *Engine) SQL(ctx context.Context, query string, rowLimit int, timeout ti
 			return err
 		}
 		res = &SQLResult{Columns: cols, Rows: [][]any{}, RowLimit: rowLimit, Snapshot: snap.Gen}
+		types := analysis.ColumnTypes(rows)
+		if len(types) != len(cols) {
+			types = make([]string, len(cols))
+		}
 		vals := make([]any, len(cols))
 		ptrs := make([]any, len(cols))
 		for i := range vals {
@@ -151,7 +154,7 @@ func (e *Engine) SQL(ctx context.Context, query string, rowLimit int, timeout ti
 			}
 			row := make([]any, len(cols))
 			for i, v := range vals {
-				row[i] = cell(v)
+				row[i] = analysis.Cell(v, types[i])
 			}
 			res.Rows = append(res.Rows, row)
 		}
@@ -195,30 +198,6 @@ func sqlError(ctx context.Context, timeout time.Duration, err error) error {
 		return &SQLError{Err: err, Hint: "the views are incidents, durations, tags, related, sources, action_items, \"references\", vocab and generations"}
 	}
 	return &SQLError{Err: err}
-}
-
-// cell makes a scanned value JSON-friendly.
-func cell(v any) any {
-	switch x := v.(type) {
-	case nil, bool, string, int64, int32, int16, int8, uint64, uint32, uint16, uint8, int:
-		return x
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Sprint(x)
-		}
-		return x
-	case float32:
-		return cell(float64(x))
-	case []byte:
-		return analysis.Text(x)
-	case time.Time:
-		return x.Format(time.RFC3339Nano)
-	case []any, map[string]any:
-		if _, err := json.Marshal(x); err == nil {
-			return x
-		}
-	}
-	return analysis.Text(v)
 }
 
 // Stats computes a statistics table (analysis.Stats) over the database,
