@@ -76,15 +76,11 @@ default database is never filled with synthetic cases by accident.`,
 			ctx = context.Background()
 		}
 		started := time.Now()
-		bar := newBar(app.Stderr, "generating")
+		bar := progressFor(app.Stderr, "generating")
 		progress := func(done int) {
 			if bar != nil {
-				bar.Set(done)
+				bar(done, opt.N)
 			}
-		}
-		if bar != nil {
-			bar.ChangeMax(opt.N)
-			defer bar.Finish()
 		}
 		plan := gen.NewPlan(opt)
 		nClusters := len(plan.Clusters())
@@ -121,9 +117,6 @@ default database is never filled with synthetic cases by accident.`,
 			}
 			where = app.DBPath
 			fmt.Fprintf(app.Stderr, "store: %d new, %d updated, %d unchanged\n", rep.New, rep.Updated, rep.Unchanged)
-		}
-		if bar != nil {
-			bar.Finish()
 		}
 		o := plan.Options()
 		fmt.Fprintf(app.Stdout, "wrote %d cases (seed %d, %d clusters of %d, %d singletons) to %s; ground truth in %s\n",

@@ -4,17 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"incidents/data"
 	"incidents/data/incident"
@@ -76,17 +72,7 @@ summary of the corpus goes to stdout.`,
 			results = append(results, r...)
 		}
 		if len(args) > 0 {
-			bar := newBar(app.Stderr, "reading")
-			results = append(results, ingest.Load(ctx, args, format, func(done, total int) {
-				if bar != nil {
-					bar.ChangeMax(total)
-					bar.Set(done)
-				}
-			})...)
-			if bar != nil {
-				bar.Finish()
-				fmt.Fprintln(app.Stderr)
-			}
+			results = append(results, ingest.Load(ctx, args, format, progressFor(app.Stderr, "reading"))...)
 		}
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("ingest interrupted; nothing was written: %w", err)
@@ -106,16 +92,6 @@ func runSource(bundled bool, args []string) string {
 		src = strings.TrimSpace("bundled " + src)
 	}
 	return src
-}
-
-// newBar returns a progress bar on w when w is a terminal, else nil.
-func newBar(w io.Writer, what string) *progressbar.ProgressBar {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
-	return progressbar.NewOptions(-1, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
 }
 
 // loadBundled parses the embedded corpus files.

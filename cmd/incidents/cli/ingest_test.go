@@ -308,7 +308,7 @@ func TestIngestFormatFlag(t *testing.T) {
 	if err == nil || !strings.Contains(errOut, seed) {
 		t.Fatalf("wrong format accepted: %v\n%s", err, errOut)
 	}
-	if newBar(&strings.Builder{}, "x") != nil {
+	if progressFor(&strings.Builder{}, "x") != nil {
 		t.Fatal("progress bar drawn on a non-terminal")
 	}
 }
