@@ -44,7 +44,7 @@ func logTable(t *testing.T, r interface{ Table() ([]string, [][]string) }) {
 
 func TestRuleTaggerAgainstIccoCategories(t *testing.T) {
 	if testing.Short() {
-		t.Skip("reads the whole icco corpus")
+		t.Skip("testing.Short(): reads the whole icco corpus")
 	}
 	cases := loadCorpus(t, "icco-postmortems", "markdown")
 	if len(cases) < 200 {

@@ -18,7 +18,7 @@ import (
 // (from its rusage) stays under a bound.
 func TestLimitsThroughBinary(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes files of up to 50 MB")
+		t.Skip("testing.Short(): writes files of up to 50 MB")
 	}
 	dir := t.TempDir()
 	write := func(name, body string) string {

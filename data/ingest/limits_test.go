@@ -58,7 +58,7 @@ func procStatus(t *testing.T, field string) int64 {
 // bounded by a small multiple of the file size.
 func TestLimits(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes files of up to 50 MB")
+		t.Skip("testing.Short(): writes files of up to 50 MB")
 	}
 	words := func(n int) string {
 		var b strings.Builder
@@ -151,7 +151,7 @@ func checkLimit(t *testing.T, err error, path string, kind incident.Kind, field 
 // The 50 MB raw text is in cmd/incidents TestLimitsThroughBinary.
 func TestFiftyMegabytes(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes a 50 MB file")
+		t.Skip("testing.Short(): writes a 50 MB file")
 	}
 	dir := t.TempDir()
 	var b strings.Builder

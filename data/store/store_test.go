@@ -270,7 +270,7 @@ func TestSharedHandle(t *testing.T) {
 // process and checks that Open names the file and says what to do.
 func TestLockedByOtherProcess(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a child process")
+		t.Skip("testing.Short(): starts a child process")
 	}
 	path := filepath.Join(t.TempDir(), "locked.duckdb")
 	s, err := Open(context.Background(), path, Options{})

@@ -45,7 +45,7 @@ func TestMain(m *testing.M) {
 func binary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("builds and runs the binary; skipped with -short")
+		t.Skip("testing.Short(): builds and runs the binary; skipped with -short")
 	}
 	binOnce.Do(func() {
 		binPath = filepath.Join(binDir, "incidents")
