@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"incidents/data"
 	"incidents/data/incident"
 )
 
@@ -27,7 +28,7 @@ func WriteClusters(path string, clusters map[string][]string) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, b)
+	return data.WriteFileAtomic(path, b)
 }
 
 // MarshalClusters renders clusters as the clusters.json document.
@@ -189,32 +190,4 @@ func WriteJSONL(w io.Writer, opt Options) error {
 		return err
 	}
 	return bw.Flush()
-}
-
-func writeFileAtomic(path string, b []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return err
-	}
-	name := f.Name()
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		os.Remove(name)
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
-	}
-	return nil
 }

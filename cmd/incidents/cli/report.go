@@ -3,8 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
+	"incidents/data"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -110,39 +109,13 @@ the report to one organisation. --case ID writes one case page instead.
 			_, err := app.Stdout.Write(buf.Bytes())
 			return err
 		}
-		if err := writeFileAtomic(out, buf.Bytes()); err != nil {
+		if err := data.WriteFileAtomic(out, buf.Bytes()); err != nil {
 			return err
 		}
 		fmt.Fprintf(app.Stdout, "wrote %s (%s; %s)\n", out, what, sizeText(buf.Len()))
 		return nil
 	}
 	return cmd
-}
-
-// writeFileAtomic writes data to a temporary file next to path and renames
-// it into place, so a failure never leaves a half-written report.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, werr)
-	}
-	return nil
 }
 
 // sizeText renders a byte count as "1.1 MB" or "48 kB".
