@@ -141,16 +141,15 @@ func (s *sqlSession) exec(ctx context.Context, stmt string) error {
 
 func (s *sqlSession) wrap(ctx context.Context, stmt string, err error) error {
 	e := &SQLError{Stmt: stmt, Err: err}
-	msg := strings.ToLower(err.Error())
-	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+	switch analysis.ClassifySQLError(ctx, err) {
+	case analysis.SQLTimeout:
 		e.Err = fmt.Errorf("statement cancelled after --timeout %s: %w", s.timeout, err)
 		e.Hint = "raise --timeout, or narrow the query (WHERE, LIMIT)"
-	case errors.Is(ctx.Err(), context.Canceled):
+	case analysis.SQLCancelled:
 		e.Err = fmt.Errorf("statement cancelled: %w", err)
-	case strings.Contains(msg, "read-only") || strings.Contains(msg, "read only"):
+	case analysis.SQLReadOnly:
 		e.Hint = "the database is open read-only; run 'incidents sql --write' to change it"
-	case strings.Contains(msg, "does not exist") || strings.Contains(msg, "not found"):
+	case analysis.SQLUnknownName:
 		e.Hint = "'.tables' or 'incidents schema' lists the views and their columns"
 	}
 	return e

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -186,15 +185,14 @@ func (e *SQLError) Error() string {
 func (e *SQLError) Unwrap() error { return e.Err }
 
 func sqlError(ctx context.Context, timeout time.Duration, err error) error {
-	msg := strings.ToLower(err.Error())
-	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+	switch analysis.ClassifySQLError(ctx, err) {
+	case analysis.SQLTimeout:
 		return &SQLError{Err: fmt.Errorf("statement cancelled after the %s time limit: %w", timeout, err), Hint: "narrow the query with WHERE or LIMIT"}
-	case strings.Contains(msg, "read-only") || strings.Contains(msg, "read only"):
+	case analysis.SQLReadOnly:
 		return &SQLError{Err: err, Hint: "the database is open read-only here"}
-	case strings.Contains(msg, "external access") || strings.Contains(msg, "disabled by configuration"):
+	case analysis.SQLNoAccess:
 		return &SQLError{Err: err, Hint: "files, extensions and the network are not reachable from this page"}
-	case strings.Contains(msg, "does not exist") || strings.Contains(msg, "not found"):
+	case analysis.SQLUnknownName:
 		return &SQLError{Err: err, Hint: "the views are incidents, durations, tags, related, sources, action_items, \"references\", vocab and generations"}
 	}
 	return &SQLError{Err: err}
