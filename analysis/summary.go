@@ -88,9 +88,6 @@ func Quantile(sorted []float64, p float64) float64 {
 	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
 }
 
-// Median returns the median of values (sorted or not); NaN when empty.
-func Median(values []float64) float64 { return Quantile(sortedCopy(values), 0.5) }
-
 func sortedCopy(values []float64) []float64 {
 	x := make([]float64, 0, len(values))
 	for _, v := range values {

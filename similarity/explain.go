@@ -249,21 +249,6 @@ func after(t TagContribution, j int, p TagContribution, i int) bool {
 	return j > i
 }
 
-// link turns an explanation into a Link.
-func (e Explanation) link(rank int) incident.Link {
-	l := incident.Link{From: e.A, To: e.B, Rank: rank, Score: e.Score, TextScore: e.TextScore, TagScore: e.TagScore, Reason: e.Reason}
-	for _, t := range e.Tags {
-		if l.SharedTags == nil {
-			l.SharedTags = map[incident.Facet][]string{}
-		}
-		l.SharedTags[t.Facet] = append(l.SharedTags[t.Facet], t.Term)
-	}
-	for _, t := range e.Terms[:min(SharedTermsPerLink, len(e.Terms))] {
-		l.SharedTerms = append(l.SharedTerms, t.Surface)
-	}
-	return l
-}
-
 // linkBufs is per-goroutine scratch for link: the shared tags of one
 // pair, the reason being written and the interned reasons (a corpus has
 // few distinct ones).
