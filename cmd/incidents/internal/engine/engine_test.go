@@ -39,7 +39,7 @@ func TestSnapshotQueries(t *testing.T) {
 	if len(s.Cases) < 100 || s.Links == nil || s.Gen != 1 {
 		t.Fatalf("snapshot: %d cases, links %v, gen %d", len(s.Cases), s.Links, s.Gen)
 	}
-	d, err := s.Detail("test-dns-1")
+	d, err := s.Detail("test-dns-1", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,13 +49,13 @@ func TestSnapshotQueries(t *testing.T) {
 	// Links both ways: the first related case's incoming links or ours.
 	back := 0
 	for _, c := range s.Cases {
-		dd, _ := s.Detail(c.ID)
+		dd, _ := s.Detail(c.ID, 0)
 		back += len(dd.RelatedFrom)
 	}
 	if back == 0 {
 		t.Fatal("no case has incoming links")
 	}
-	if _, err := s.Detail("no-such-case"); incident.KindOf(err) != incident.ErrNotFound {
+	if _, err := s.Detail("no-such-case", 0); incident.KindOf(err) != incident.ErrNotFound {
 		t.Fatalf("unknown id: %v", err)
 	}
 	sim, err := s.Similar("test-dns-1", 3)
@@ -141,7 +141,7 @@ func TestReloadSwapsSnapshot(t *testing.T) {
 	if _, ok := s.Case("test-dns-2"); !ok || s.Gen != 2 || s.Links.Gen <= first.Links.Gen {
 		t.Fatalf("new snapshot: gen %d links %d (was %d)", s.Gen, s.Links.Gen, first.Links.Gen)
 	}
-	if d, _ := s.Detail("test-dns-2"); len(d.Related) == 0 {
+	if d, _ := s.Detail("test-dns-2", 0); len(d.Related) == 0 {
 		t.Fatal("the new case has no links in the new snapshot")
 	}
 }
@@ -242,7 +242,7 @@ func TestNoLinkGenerationYet(t *testing.T) {
 	if s.Links != nil || len(s.Cases) != 2 {
 		t.Fatalf("links %v, %d cases", s.Links, len(s.Cases))
 	}
-	d, err := s.Detail("test-a")
+	d, err := s.Detail("test-a", 0)
 	if err != nil || len(d.Related) != 0 || d.Generation != 0 {
 		t.Fatalf("detail without links: %v %+v", err, d)
 	}

@@ -232,19 +232,32 @@ type CaseDetail struct {
 	Case *incident.Incident `json:"case"`
 	// Related are the stored links of the current generation from this
 	// case, by rank; RelatedFrom are the stored links of other cases that
-	// point here, strongest first.
-	Related     []LinkView `json:"related"`
-	RelatedFrom []LinkView `json:"related_from"`
-	Snapshot    int64      `json:"snapshot"`
-	Generation  int64      `json:"generation"`
+	// point here, strongest first, at most the number asked for out of
+	// RelatedFromTotal.
+	Related          []LinkView `json:"related"`
+	RelatedFrom      []LinkView `json:"related_from"`
+	RelatedFromTotal int        `json:"related_from_total"`
+	Snapshot         int64      `json:"snapshot"`
+	Generation       int64      `json:"generation"`
 }
 
-func (s *Snapshot) view(l incident.Link, other string) LinkView {
+// view is a stored link with the headline of the case at endpoint other.
+func (s *Snapshot) view(l incident.Link, other int32) LinkView {
 	v := LinkView{Link: l}
-	if c, ok := s.Case(other); ok {
+	if int(other) < len(s.Cases) && other >= 0 {
+		c := s.Cases[other]
 		v.Title, v.Org, v.Date = c.Title, c.Org, c.Date
 	}
 	return v
+}
+
+// viewOf is a computed link with the headline of the case it points to.
+func (s *Snapshot) viewOf(l incident.Link) LinkView {
+	i, ok := s.byID[l.To]
+	if !ok {
+		i = -1
+	}
+	return s.view(l, i)
 }
 
 // NotFound returns the error for an unknown case id.
@@ -252,23 +265,31 @@ func NotFound(id string) error {
 	return &incident.Error{Kind: incident.ErrNotFound, Field: "id", Msg: fmt.Sprintf("no case with id %q", id), Hint: "search or list the cases to find an id"}
 }
 
-// Detail returns a case with its related cases, or a not-found error.
-func (s *Snapshot) Detail(id string) (*CaseDetail, error) {
-	c, ok := s.Case(id)
+// Detail returns a case with its related cases, or a not-found error. Of
+// the links pointing at the case, the maxFrom strongest are returned (all
+// when maxFrom <= 0): a case can be listed by thousands of others.
+func (s *Snapshot) Detail(id string, maxFrom int) (*CaseDetail, error) {
+	e, ok := s.byID[id]
 	if !ok {
 		return nil, NotFound(id)
 	}
-	d := &CaseDetail{Case: c, Snapshot: s.Gen, Related: []LinkView{}, RelatedFrom: []LinkView{}}
+	out, in := s.links.from(e), s.links.to(e)
+	d := &CaseDetail{Case: s.Cases[e], Snapshot: s.Gen, RelatedFromTotal: len(in)}
+	if maxFrom > 0 {
+		in = in[:min(maxFrom, len(in))]
+	}
+	d.Related, d.RelatedFrom = make([]LinkView, len(out)), make([]LinkView, len(in))
 	if s.Links != nil {
 		d.Generation = s.Links.Gen
 	}
-	for _, l := range s.out[id] {
-		d.Related = append(d.Related, s.view(l, l.To))
+	for i := range out {
+		d.Related[i] = s.view(s.links.link(&out[i]), out[i].to)
 	}
-	for _, b := range s.in[id] {
-		v := s.view(b.Link, b.From)
-		v.From = b.From
-		d.RelatedFrom = append(d.RelatedFrom, v)
+	for i, li := range in {
+		p := &s.links.links[li]
+		v := s.view(s.links.link(p), p.from)
+		v.From = v.Link.From
+		d.RelatedFrom[i] = v
 	}
 	return d, nil
 }

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 
-	"incidents/data/incident"
 	"incidents/data/store"
 	"incidents/similarity"
 )
@@ -76,16 +75,19 @@ func (s *Snapshot) Similar(id string, k int) ([]LinkView, error) {
 		k = similarity.DefaultK
 	}
 	k = min(k, MaxK)
-	var links []incident.Link
 	if k <= s.storedK {
-		links = s.out[id]
-		links = links[:min(k, len(links))]
-	} else {
-		links = s.Index.Related(id, k)
+		stored := s.links.from(s.byID[id])
+		stored = stored[:min(k, len(stored))]
+		out := make([]LinkView, 0, len(stored))
+		for i := range stored {
+			out = append(out, s.view(s.links.link(&stored[i]), stored[i].to))
+		}
+		return out, nil
 	}
+	links := s.Index.Related(id, k)
 	out := make([]LinkView, 0, len(links))
 	for _, l := range links {
-		out = append(out, s.view(l, l.To))
+		out = append(out, s.viewOf(l))
 	}
 	return out, nil
 }
@@ -101,7 +103,7 @@ func (s *Snapshot) SimilarComputed(id string, k int) ([]LinkView, error) {
 	k = min(k, MaxK)
 	out := []LinkView{}
 	for _, l := range s.Index.Related(id, k) {
-		out = append(out, s.view(l, l.To))
+		out = append(out, s.viewOf(l))
 	}
 	return out, nil
 }

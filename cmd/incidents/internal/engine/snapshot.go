@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -31,8 +30,7 @@ type Snapshot struct {
 
 	file  fileState
 	byID  map[string]int32
-	out   map[string][]incident.Link // stored links by source case
-	in    map[string][]Backlink      // stored links by target case
+	links *linkTable // stored links of the current generation, both ways
 	terms map[incident.Facet]map[string][]int32
 	years map[int][]int32
 	orgs  map[string][]int32 // by lower-case org
@@ -45,19 +43,11 @@ type Snapshot struct {
 	cache   map[string]any // per-snapshot results (statistics, report)
 }
 
-// Backlink is a stored link pointing at a case from another one.
-type Backlink struct {
-	From string `json:"id"`
-	incident.Link
-}
-
 // read reads everything a snapshot needs from an open store; build then
 // indexes it without the store.
 func read(ctx context.Context, st *store.Store) (*Snapshot, []incident.Override, error) {
 	s := &Snapshot{
 		byID:  map[string]int32{},
-		out:   map[string][]incident.Link{},
-		in:    map[string][]Backlink{},
 		terms: map[incident.Facet]map[string][]int32{},
 		years: map[int][]int32{},
 		orgs:  map[string][]int32{},
@@ -68,6 +58,7 @@ func read(ctx context.Context, st *store.Store) (*Snapshot, []incident.Override,
 		s.Cases = make([]*incident.Incident, 0, n)
 	}
 	err := st.Each(ctx, store.Filter{}, func(in *incident.Incident) error {
+		in.Compact()
 		s.Cases = append(s.Cases, in)
 		return nil
 	})
@@ -80,17 +71,15 @@ func read(ctx context.Context, st *store.Store) (*Snapshot, []incident.Override,
 	}
 	s.Links = g
 	s.linksFresh = linksFresh(ctx, st, g)
-	in := newInterner()
-	for _, c := range s.Cases {
-		in.str(c.ID)
-	}
+	lb := newLinkBuilder(s.Cases)
 	err = st.EachLinks(ctx, 0, func(from string, links []incident.Link) error {
-		s.out[in.str(from)] = in.links(links)
+		lb.add(from, links)
 		return nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
+	s.links = lb.table()
 	ovs, err := st.Overrides(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -136,19 +125,6 @@ func (s *Snapshot) index() {
 		}
 		org := strings.ToLower(c.Org)
 		s.orgs[org] = append(s.orgs[org], k)
-	}
-	for from, links := range s.out {
-		for _, l := range links {
-			s.in[l.To] = append(s.in[l.To], Backlink{From: from, Link: l})
-		}
-	}
-	for _, bl := range s.in {
-		sort.Slice(bl, func(i, j int) bool {
-			if bl[i].Score != bl[j].Score {
-				return bl[i].Score > bl[j].Score
-			}
-			return bl[i].From < bl[j].From
-		})
 	}
 }
 

@@ -27,6 +27,9 @@ type SearchInput struct {
 // GetInput is the input of get_incident.
 type GetInput struct {
 	ID string `json:"id" jsonschema:"case id, e.g. cloudflare-2019-07-02"`
+	// MaxRelatedFrom bounds related_from: a case can be listed by
+	// thousands of others.
+	MaxRelatedFrom int `json:"max_related_from,omitempty" jsonschema:"number of cases that list this one as related to return, strongest first (default 20, at most 500); related_from_total counts them all"`
 }
 
 // SimilarInput is the input of similar_incidents.
@@ -90,7 +93,11 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "get_incident", Annotations: ro,
 		Description: "One incident with every field (timeline, TTD/TTR, narrative, tags with their origin) and its related cases both ways with scores and reasons."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in GetInput) (*mcp.CallToolResult, any, error) {
-			d, err := e.Snapshot().Detail(in.ID)
+			n := in.MaxRelatedFrom
+			if n <= 0 {
+				n = 20
+			}
+			d, err := e.Snapshot().Detail(in.ID, min(n, 500))
 			if err != nil {
 				return nil, nil, err
 			}

@@ -54,8 +54,22 @@ func (s *Server) apiSearch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.e.Snapshot().List(f))
 }
 
+// APIBacklinks is the number of cases listing a case as related that
+// /api/cases/{id} returns by default (the strongest; related_from_total
+// counts them all); from_limit=N changes it, from_limit=0 returns all.
+const APIBacklinks = 100
+
 func (s *Server) apiCase(w http.ResponseWriter, r *http.Request) {
-	d, err := s.e.Snapshot().Detail(r.PathValue("id"))
+	maxFrom := APIBacklinks
+	if v := r.URL.Query().Get("from_limit"); v != "" {
+		n, err := intParam(r, "from_limit")
+		if err != nil {
+			s.apiFail(w, r, err)
+			return
+		}
+		maxFrom = n // 0: all
+	}
+	d, err := s.e.Snapshot().Detail(r.PathValue("id"), maxFrom)
 	if err != nil {
 		s.apiFail(w, r, err)
 		return
@@ -87,7 +101,14 @@ func (s *Server) apiSimilar(w http.ResponseWriter, r *http.Request) {
 		s.apiFail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, SimilarResponse{ID: id, K: min(k, engine.MaxK), Similar: l, Snapshot: snap.Gen})
+	resp := SimilarResponse{ID: id, K: min(k, engine.MaxK), Similar: l, Snapshot: snap.Gen}
+	b := getBuf()
+	defer putBuf(b)
+	if !appendSimilar(b, &resp) {
+		writeJSON(w, http.StatusOK, resp) // encoding/json reports the value it refuses
+		return
+	}
+	writeJSONBytes(w, http.StatusOK, b.Bytes())
 }
 
 func (s *Server) apiVocab(w http.ResponseWriter, r *http.Request) {

@@ -2,7 +2,7 @@ package web
 
 import (
 	"bytes"
-	"html/template"
+	"strconv"
 	"strings"
 )
 
@@ -237,7 +237,9 @@ func caseBody(b *bytes.Buffer, d *caseData, hasLinks bool) {
 	}
 	w("\n")
 	if len(d.RelatedFrom) > 0 {
-		w("<h2>Cases that list this one as related</h2>\n<table class=\"related\" id=\"related-from\"><thead><tr><th>Case</th><th>Rank there</th><th>Score</th><th>Why</th></tr></thead><tbody>\n")
+		w("<h2>Cases that list this one as related (")
+		t(d.FromTotal)
+		w(")</h2>\n<table class=\"related\" id=\"related-from\"><thead><tr><th>Case</th><th>Rank there</th><th>Score</th><th>Why</th></tr></thead><tbody>\n")
 		for _, l := range d.RelatedFrom {
 			w("<tr><td><a href=\"/cases/")
 			escURLAttr(b, l.ID)
@@ -254,6 +256,17 @@ func caseBody(b *bytes.Buffer, d *caseData, hasLinks bool) {
 			w("</td></tr>\n")
 		}
 		w("</tbody></table>")
+		if d.FromMore {
+			w("<p class=\"muted\" id=\"related-from-more\">The ")
+			w(strconv.Itoa(len(d.RelatedFrom)))
+			w(" strongest of ")
+			t(d.FromTotal)
+			w(". <a href=\"/cases/")
+			escURLAttr(b, c.ID)
+			w("?from=all#related-from\">Show all ")
+			t(d.FromTotal)
+			w("</a></p>")
+		}
 	}
 	w("\n")
 	if len(d.Refs) > 0 {
@@ -322,12 +335,4 @@ func caseBody(b *bytes.Buffer, d *caseData, hasLinks bool) {
 		t(d.Hash)
 	}
 	w("</p>\n</article>\n")
-}
-
-// caseHTML is the content of a case page.
-func caseHTML(d *caseData, hasLinks bool) template.HTML {
-	b := getBuf()
-	defer putBuf(b)
-	caseBody(b, d, hasLinks)
-	return template.HTML(b.String()) //nolint:gosec // every value is escaped by caseBody
 }

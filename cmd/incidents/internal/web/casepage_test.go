@@ -94,12 +94,18 @@ func TestCaseBodyMatchesTemplate(t *testing.T) {
 	defer e.Close()
 	tpl := referenceCase(t)
 	snap := e.Snapshot()
-	for _, c := range snap.Cases {
-		d, err := snap.Detail(c.ID)
+	shortened := 0
+	for i, c := range snap.Cases {
+		// Every other case shows one backlink of several, to exercise
+		// the "show all" line.
+		d, err := snap.Detail(c.ID, 1+i%2*100)
 		if err != nil {
 			t.Fatal(err)
 		}
 		cd := newCaseData(snap, d)
+		if cd.FromMore {
+			shortened++
+		}
 		for _, hasLinks := range []bool{true, false} {
 			sn := snap
 			if !hasLinks {
@@ -114,7 +120,59 @@ func TestCaseBodyMatchesTemplate(t *testing.T) {
 			}
 		}
 	}
-	if len(snap.Cases) < 100 {
-		t.Fatalf("only %d cases", len(snap.Cases))
+	if len(snap.Cases) < 100 || shortened < 10 {
+		t.Fatalf("only %d cases, %d with backlinks left out", len(snap.Cases), shortened)
+	}
+}
+
+// caseHTML is the content of a case page, as the layout template gets it.
+func caseHTML(d *caseData, hasLinks bool) template.HTML {
+	var b bytes.Buffer
+	caseBody(&b, d, hasLinks)
+	return template.HTML(b.String())
+}
+
+// TestCasePageMatchesTemplate compares whole case pages written with the
+// cut layout (frame.go) with the layout template executed around the
+// same content, for every case of a corpus with hostile strings.
+func TestCasePageMatchesTemplate(t *testing.T) {
+	extra := []*incident.Incident{}
+	for i := 0; i < 8; i++ {
+		extra = append(extra, oddCase(i))
+	}
+	e, err := engine.Open(context.Background(), engine.Options{Path: enginetest.NewDB(t, extra...), PollInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	s, err := New(Options{Engine: e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := e.Snapshot()
+	f, err := s.caseFrame(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f2, _ := s.caseFrame(snap); f2 != f {
+		t.Error("the frame of a snapshot is built again")
+	}
+	for _, c := range snap.Cases {
+		d, err := snap.Detail(c.ID, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cd := newCaseData(snap, d)
+		title := c.ID + ": " + c.Title
+		var got bytes.Buffer
+		f.writeCasePage(&got, title, cd, true)
+		cd.Body = caseHTML(cd, true)
+		var want bytes.Buffer
+		if err := s.pages.t["case"].Execute(&want, page{Title: title, Nav: "case", Snap: snap, Data: cd}); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Fatalf("case %s: page differs from the template\n got: %s\nwant: %s", c.ID, got.String(), want.String())
+		}
 	}
 }

@@ -25,6 +25,9 @@ var md = goldmark.New(
 func Markdown(src string) template.HTML {
 	b := getBuf()
 	defer putBuf(b)
+	if plainMarkdown(b, src) {
+		return template.HTML(b.String()) //nolint:gosec // plain text, escaped
+	}
 	if err := md.Convert([]byte(src), b); err != nil {
 		return template.HTML("<pre>" + template.HTMLEscapeString(src) + "</pre>")
 	}

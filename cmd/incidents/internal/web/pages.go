@@ -152,6 +152,11 @@ func pageURL(r *http.Request, offset int) string {
 	return (&url.URL{Path: "/", RawQuery: q.Encode()}).String()
 }
 
+// DefaultCaseBacklinks is the number of cases listing a case as related
+// that its page shows (the strongest); ?from=all shows every one. In a
+// large corpus a case can be listed by thousands of others.
+const DefaultCaseBacklinks = 50
+
 // caseData is the case page, flattened and pre-formatted so that the
 // template does little reflection work (case pages are the hot path).
 type caseData struct {
@@ -164,6 +169,10 @@ type caseData struct {
 	Refs        []refRow
 	Sources     []sourceRow
 	Hash        string
+	// FromTotal is the number of cases listing this one (RelatedFrom
+	// holds the strongest of them); FromMore is true when some are left out.
+	FromTotal string
+	FromMore  bool
 	// Body is the rendered content (see caseBody).
 	Body template.HTML
 }
@@ -260,24 +269,44 @@ func fieldRows(c *incident.Incident) []fieldRow {
 func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
 	snap := s.e.Snapshot()
 	id := r.PathValue("id")
-	if body, ok := s.cache.get(snap.Gen, id); ok {
+	maxFrom := s.backlinks
+	switch v := r.URL.Query().Get("from"); v {
+	case "":
+	case "all":
+		maxFrom = 0
+	default:
+		s.pageFail(w, r, badParam("from", v, `"all" (every case that lists this one)`))
+		return
+	}
+	cacheable := maxFrom == s.backlinks
+	if body, ok := s.cache.get(snap.Gen, id); ok && cacheable {
 		writeHTML(w, http.StatusOK, body)
 		return
 	}
-	d, err := snap.Detail(id)
+	d, err := snap.Detail(id, maxFrom)
 	if err != nil {
 		s.pageFail(w, r, err)
 		return
 	}
-	cd := newCaseData(snap, d)
-	cd.Body = caseHTML(cd, snap.Links != nil)
-	s.renderSnap(w, r, snap, http.StatusOK, "case", cd.Case.ID+": "+cd.Case.Title, cd, func(b []byte) { s.cache.put(snap.Gen, id, b) })
+	f, err := s.caseFrame(snap)
+	if err != nil {
+		s.pageFail(w, r, err)
+		return
+	}
+	b := getBuf()
+	defer putBuf(b)
+	f.writeCasePage(b, d.Case.ID+": "+d.Case.Title, newCaseData(snap, d), snap.Links != nil)
+	if cacheable {
+		s.cache.put(snap.Gen, id, b.Bytes())
+	}
+	writeHTML(w, http.StatusOK, b.Bytes())
 }
 
 // newCaseData flattens a case for its page.
 func newCaseData(snap *engine.Snapshot, d *engine.CaseDetail) *caseData {
 	c := d.Case
-	cd := caseData{Case: c, Fields: fieldRows(c), Related: linkRows(snap, d.Related, false), RelatedFrom: linkRows(snap, d.RelatedFrom, true)}
+	cd := caseData{Case: c, Fields: fieldRows(c), Related: linkRows(snap, d.Related, false), RelatedFrom: linkRows(snap, d.RelatedFrom, true),
+		FromTotal: strconv.Itoa(d.RelatedFromTotal), FromMore: d.RelatedFromTotal > len(d.RelatedFrom)}
 	if c.Narrative != "" {
 		cd.Narrative = Markdown(c.Narrative)
 	}

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"incidents/cmd/incidents/internal/engine"
@@ -43,6 +44,9 @@ type Options struct {
 	// PageCacheBytes bounds the rendered case pages kept per snapshot
 	// (0: DefaultPageCacheBytes; negative: no cache).
 	PageCacheBytes int
+	// CaseBacklinks is the number of cases listing a case as related that
+	// its page shows, the strongest first (0: DefaultCaseBacklinks).
+	CaseBacklinks int
 }
 
 // Server is the HTTP handler of 'incidents serve'.
@@ -52,6 +56,10 @@ type Server struct {
 	pages *pages
 	cache *pageCache
 	logf  func(format string, args ...any)
+	// backlinks is Options.CaseBacklinks.
+	backlinks int
+	// frame is the case page layout of the newest snapshot (see frame.go).
+	frame atomic.Pointer[frame]
 }
 
 // New builds the handler and its routes.
@@ -66,7 +74,10 @@ func New(opt Options) (*Server, error) {
 	if opt.PageCacheBytes == 0 {
 		opt.PageCacheBytes = DefaultPageCacheBytes
 	}
-	s := &Server{e: opt.Engine, mux: http.NewServeMux(), pages: p, cache: newPageCache(opt.PageCacheBytes), logf: opt.Logf}
+	if opt.CaseBacklinks <= 0 {
+		opt.CaseBacklinks = DefaultCaseBacklinks
+	}
+	s := &Server{e: opt.Engine, mux: http.NewServeMux(), pages: p, cache: newPageCache(opt.PageCacheBytes), logf: opt.Logf, backlinks: opt.CaseBacklinks}
 	if s.logf == nil {
 		s.logf = func(string, ...any) {}
 	}
@@ -174,9 +185,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		w.Write(append(msg, '\n'))
 		return
 	}
-	h.Set("Content-Length", strconv.Itoa(b.Len()))
+	writeJSONBytes(w, status, b.Bytes())
+}
+
+// writeJSONBytes writes an encoded JSON answer.
+func writeJSONBytes(w http.ResponseWriter, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	w.Write(b.Bytes())
+	w.Write(body)
 }
 
 func writeError(w http.ResponseWriter, status int, msg, hint string) {

@@ -38,6 +38,12 @@ var (
 // server starts a test server over one shared database (read-only use).
 func server(t *testing.T) (*httptest.Server, *engine.Engine) {
 	t.Helper()
+	return serverWith(t, web.Options{})
+}
+
+// serverWith serves the fixture database with opt (Engine and Logf set).
+func serverWith(t *testing.T, opt web.Options) (*httptest.Server, *engine.Engine) {
+	t.Helper()
 	fixtureOnce.Do(func() {
 		dir, err := mkTemp()
 		if err != nil {
@@ -54,7 +60,8 @@ func server(t *testing.T) (*httptest.Server, *engine.Engine) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := web.New(web.Options{Engine: e, Logf: t.Logf})
+	opt.Engine, opt.Logf = e, t.Logf
+	h, err := web.New(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
