@@ -26,6 +26,11 @@ func Build(ctx context.Context, st *store.Store, opts Options) (*QuarterReport, 
 	if err != nil {
 		return nil, err
 	}
+	if opts.RefuseEmpty {
+		if err := checkHasCases(ctx, db, q, org); err != nil {
+			return nil, err
+		}
+	}
 	r := &QuarterReport{Org: org, Quarter: q.String(), Previous: q.Previous().String(), YearAgo: yearAgo(q).String(), Classes: classes()}
 	r.Title = opts.Title
 	if r.Title == "" {
@@ -113,8 +118,7 @@ func pickQuarter(ctx context.Context, db *sql.DB, opts Options, org string) (ana
 		return analysis.Period{}, fmt.Errorf("report: %w", err)
 	}
 	if latest == "" {
-		return analysis.Period{}, &incident.Error{Kind: incident.ErrEmpty, Msg: "no complete quarter has cases to report on",
-			Hint: "import cases first ('incidents ingest --bundled'), or name a quarter with --quarter"}
+		return analysis.Period{}, noQuarterError(ctx, db, org)
 	}
 	return analysis.ParsePeriod(latest)
 }

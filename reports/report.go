@@ -17,6 +17,11 @@ type Options struct {
 	// Org restricts every figure to one organisation (matched without
 	// regard to case); related cases may still belong to any organisation.
 	Org string
+	// RefuseEmpty makes Build refuse a quarter without cases (of Org when
+	// set) with an *incident.Error of kind ErrEmpty that names the quarter
+	// and the range of quarters that have cases, instead of building a
+	// report of nothing. The report command sets it.
+	RefuseEmpty bool
 	// Now is the instant that decides which quarters are complete; zero
 	// means the current time. It only picks the default quarter and never
 	// appears in the report.

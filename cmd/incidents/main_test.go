@@ -184,6 +184,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"ingest"}, 2},
 		{[]string{"show", "NO-SUCH-CASE"}, 3},
 		{[]string{"ingest", "../../data/ingest/testdata/malformed/json_truncated.json"}, 3},
+		{[]string{"report", "--quarter", "1999Q1", "--out", filepath.Join(t.TempDir(), "r.html")}, 3},
 	} {
 		if r := runBin(db, tt.args...); r.code != tt.code {
 			t.Errorf("incidents %s: exit %d, want %d\n%s", strings.Join(tt.args, " "), r.code, tt.code, r.stderr)

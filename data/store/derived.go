@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"strings"
+	"time"
 
 	"incidents/data/incident"
 )
@@ -15,8 +16,8 @@ import (
 // projection of the table. Every write that changes a case's tags or
 // sources sets them in the same transaction: Upsert computes them in Go
 // from the rows it appends (rootCauseOf), SetHumanTag and ReplaceAutoTags
-// recompute them in SQL (refreshDerived). Both follow one rule, checked by
-// Check (derivedMismatch) and by the tests:
+// recompute them in SQL (finishTagWrite, updateDerived). Both follow one
+// rule, checked by Check (derivedMismatch) and by the tests:
 //
 // The primary root cause is the term of the case's root_cause tag with a
 // non-empty term that comes first by origin (human, then imported, then
@@ -52,20 +53,15 @@ LEFT JOIN (SELECT incident_id, count(*) AS n FROM core.sources` + rows + ` GROUP
 const derivedDiffer = `d.stored_root_cause IS DISTINCT FROM d.root_cause OR d.stored_root_cause_class IS DISTINCT FROM split_part(d.root_cause, '/', 1)
 	OR d.stored_n_sources IS DISTINCT FROM d.n_sources OR d.stored_n_tags IS DISTINCT FROM d.n_tags`
 
-// refreshDerived recomputes the derived columns of the cases listed in
-// temp.batch_ids.
-func refreshDerived(ctx context.Context, c *sql.Conn) error {
-	_, err := updateDerived(ctx, c, `SELECT id FROM temp.batch_ids`)
-	return err
-}
-
 // updateDerived recomputes the derived columns of the cases the query
 // ids lists, writing only those that differ, and returns how many did.
-func updateDerived(ctx context.Context, c *sql.Conn, ids string) (int64, error) {
+// A case whose columns change was changed (its primary root cause or tag
+// count is not what it was), so its updated_at becomes at.
+func updateDerived(ctx context.Context, c *sql.Conn, ids string, at time.Time) (int64, error) {
 	res, err := c.ExecContext(ctx, `UPDATE core.incidents SET root_cause = d.root_cause, root_cause_class = split_part(d.root_cause, '/', 1),
-	n_sources = d.n_sources, n_tags = d.n_tags
+	n_sources = d.n_sources, n_tags = d.n_tags, updated_at = ?
 FROM (SELECT DISTINCT * FROM (`+derivedSQL(ids)+`) d WHERE `+derivedDiffer+`) d
-WHERE core.incidents.id = d.id`)
+WHERE core.incidents.id = d.id`, at)
 	if err != nil {
 		return 0, err
 	}
@@ -75,27 +71,20 @@ WHERE core.incidents.id = d.id`)
 // RefreshDerived recomputes every case's root_cause, root_cause_class,
 // n_sources and n_tags from its tags and sources, in one transaction, and
 // returns the number of cases that were out of date (the "derived-columns"
-// problem of Check; only edits of the core tables by hand cause it).
+// problem of Check; only edits of the core tables by hand cause it). The
+// repaired cases count as changed: their updated_at is set, so stored
+// related links computed before the repair are no longer fresh.
 func (s *Store) RefreshDerived(ctx context.Context) (int, error) {
 	var n int64
 	err := s.tx(ctx, func(c *sql.Conn) error {
-		var err error
-		n, err = updateDerived(ctx, c, "")
+		at, err := changeTime(ctx, c)
+		if err != nil {
+			return err
+		}
+		n, err = updateDerived(ctx, c, "", at)
 		return err
 	})
 	return int(n), err
-}
-
-// refreshIDs recomputes the derived columns of the cases ids.
-func refreshIDs(ctx context.Context, c *sql.Conn, ids []string) error {
-	if err := withIDs(ctx, c, ids); err != nil {
-		return err
-	}
-	if err := refreshDerived(ctx, c); err != nil {
-		return err
-	}
-	_, err := c.ExecContext(ctx, `DROP TABLE temp.batch_ids`)
-	return err
 }
 
 // derivedMismatch is the integrity check query: the number of cases whose

@@ -14,7 +14,10 @@ import (
 )
 
 // SetHumanTag puts a human tag on a case. It replaces any tag of the same
-// facet and term, whatever its origin, and keeps that tag's position.
+// facet and term, whatever its origin, and keeps that tag's position. When
+// that changes the case's tags, the case's updated_at is set in the same
+// transaction (so the stored related links are no longer fresh); setting a
+// human tag the case already carries changes nothing.
 func (s *Store) SetHumanTag(ctx context.Context, id string, t incident.Tag) error {
 	t.Origin = incident.Human
 	if !t.Facet.Valid() {
@@ -34,6 +37,12 @@ func (s *Store) SetHumanTag(ctx context.Context, id string, t incident.Tag) erro
 		if n == 0 {
 			return &incident.Error{Kind: incident.ErrNotFound, Field: "id", Msg: fmt.Sprintf("no case with id %q", id), Hint: "see the ids with 'incidents list'"}
 		}
+		if err := withIDs(ctx, c, []string{id}); err != nil {
+			return err
+		}
+		if err := snapshotTags(ctx, c); err != nil {
+			return err
+		}
 		var seq int
 		err := c.QueryRowContext(ctx, `SELECT coalesce(min(seq) FILTER (WHERE facet = ? AND term = ?), max(seq) + 1, 0) FROM core.tags WHERE incident_id = ?`,
 			string(t.Facet), t.Term, id).Scan(&seq)
@@ -47,13 +56,17 @@ func (s *Store) SetHumanTag(ctx context.Context, id string, t incident.Tag) erro
 			id, seq, string(t.Facet), t.Term, nullStr(t.Raw), string(incident.Human), nullF(t.Confidence), nullStr(t.Evidence)); err != nil {
 			return err
 		}
-		return refreshIDs(ctx, c, []string{id})
+		return finishTagWrite(ctx, c)
 	})
 }
 
 // ReplaceAutoTags replaces the automatic tags of the given cases in one
 // transaction. An automatic tag whose facet and term a human or imported
 // tag already carries is dropped. Unknown case ids fail the whole call.
+// The cases whose tags end up different get updated_at set in the same
+// transaction; replacing tags with identical ones (re-running the tagger
+// with the same results) leaves updated_at, and so the freshness of the
+// stored links, alone.
 func (s *Store) ReplaceAutoTags(ctx context.Context, byID map[string][]incident.Tag) error {
 	if len(byID) == 0 {
 		return nil
@@ -79,6 +92,9 @@ func (s *Store) ReplaceAutoTags(ctx context.Context, byID map[string][]incident.
 		}
 		if n > 0 {
 			return &incident.Error{Kind: incident.ErrNotFound, Field: "id", Msg: fmt.Sprintf("%d cases are not in the database, e.g. %q", n, missing.String), Hint: "ingest the cases before tagging them"}
+		}
+		if err := snapshotTags(ctx, c); err != nil {
+			return err
 		}
 		if _, err := c.ExecContext(ctx, `DELETE FROM core.tags WHERE origin = 'auto' AND incident_id IN (SELECT id FROM temp.batch_ids)`); err != nil {
 			return err
@@ -138,10 +154,6 @@ func (s *Store) ReplaceAutoTags(ctx context.Context, byID map[string][]incident.
 		if err != nil {
 			return err
 		}
-		if err := refreshDerived(ctx, c); err != nil {
-			return err
-		}
-		_, err = c.ExecContext(ctx, `DROP TABLE temp.batch_ids`)
-		return err
+		return finishTagWrite(ctx, c)
 	})
 }

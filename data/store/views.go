@@ -65,7 +65,7 @@ FROM core.incidents`,
 				{"source_file", "VARCHAR", "File the case was imported from."},
 				{"hash", "VARCHAR", "Content hash; re-importing identical content changes nothing."},
 				{"ingested_at", "TIMESTAMP", "When the case was first imported, UTC."},
-				{"updated_at", "TIMESTAMP", "When the case content last changed, UTC."},
+				{"updated_at", "TIMESTAMP", "When the case content or its tags last changed, UTC."},
 			},
 		},
 		{

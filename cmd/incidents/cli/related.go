@@ -198,7 +198,7 @@ func runShow(ctx context.Context, app *App, cmd *cobra.Command, id string, o *re
 		return err
 	}
 	var links []incident.Link
-	source := "computed now"
+	source, stale := "computed now", false
 	if !o.sim.custom(cmd) {
 		if links, err = s.Links(ctx, id); err != nil {
 			return err
@@ -213,6 +213,11 @@ func runShow(ctx context.Context, app *App, cmd *cobra.Command, id string, o *re
 				}
 				if sk := storedK(gen); sk > 0 && o.k > sk {
 					fmt.Fprintf(app.Stderr, "the stored generation keeps %d links per case; pass --w-text/--w-tags to compute more now\n", sk)
+				}
+				// The rule serve applies before it answers from stored links.
+				if fresh, err := s.LinksFresh(ctx); err == nil && !fresh {
+					stale = true
+					fmt.Fprintf(app.Stderr, "cases, tags or overrides changed after generation %d was computed: these links may be out of date (run 'incidents related --recompute')\n", gen.Gen)
 				}
 			}
 		}
@@ -243,9 +248,10 @@ func runShow(ctx context.Context, app *App, cmd *cobra.Command, id string, o *re
 		out := struct {
 			ID           string                   `json:"id"`
 			Source       string                   `json:"source"`
+			Stale        bool                     `json:"stale,omitempty"`
 			Related      []incident.Link          `json:"related"`
 			Explanations []similarity.Explanation `json:"explanations,omitempty"`
-		}{id, source, links, exps}
+		}{id, source, stale, links, exps}
 		if out.Related == nil {
 			out.Related = []incident.Link{}
 		}

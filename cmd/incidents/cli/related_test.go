@@ -247,3 +247,42 @@ func TestSearchCommand(t *testing.T) {
 		t.Errorf("case without component %s passed the filter:\n%s", other, out)
 	}
 }
+
+// Tagging after a recompute makes the stored links stale (related says so,
+// as serve would stop answering from them), unless the tags end up as they
+// were; the stale-corpus guard does not count tag changes, so the
+// recompute that follows is not refused.
+func TestRelatedStaleAfterTagging(t *testing.T) {
+	db := relatedDB(t, 30)
+	id := gen.CaseID(0)
+	const note = "may be out of date"
+	relMust(t, "--db", db, "tag")
+	relMust(t, "--db", db, "related", "--recompute", "-k", "3")
+	for _, step := range []struct {
+		name  string
+		args  []string
+		stale bool
+	}{
+		{"after the recompute", nil, false},
+		{"auto-tagging again with the same results", []string{"tag"}, false},
+		{"a human tag", []string{"tag", "--set", gen.CaseID(5), "component=dns"}, true},
+		{"the same human tag again, still stale", []string{"tag", "--set", gen.CaseID(5), "component=dns"}, true},
+		{"a recompute", []string{"related", "--recompute", "-k", "3"}, false},
+		{"the same human tag once more", []string{"tag", "--set", gen.CaseID(5), "component=dns"}, false},
+	} {
+		if step.args != nil {
+			relMust(t, append([]string{"--db", db}, step.args...)...)
+		}
+		out, errOut := relMust(t, "--db", db, "related", id, "-o", "json")
+		var s struct {
+			Source string `json:"source"`
+			Stale  bool   `json:"stale"`
+		}
+		if err := json.Unmarshal([]byte(out), &s); err != nil {
+			t.Fatalf("%s: %v\n%s", step.name, err, out)
+		}
+		if !strings.HasPrefix(s.Source, "generation") || s.Stale != step.stale || strings.Contains(errOut, note) != step.stale {
+			t.Fatalf("%s: source %q, stale %v, stderr %q; want stale %v", step.name, s.Source, s.Stale, errOut, step.stale)
+		}
+	}
+}

@@ -37,7 +37,9 @@ links of the current generation, the quarter's incidents with their related
 cases, and what the data lacks.
 
 The default quarter is the latest complete quarter in the data. --org limits
-the report to one organisation. --case ID writes one case page instead.
+the report to one organisation. A quarter without cases (of that
+organisation) is refused with the range of quarters that have cases, and
+nothing is written. --case ID writes one case page instead.
 -o json writes the report data (the figures the page draws) instead of HTML.`,
 		Example: `  incidents report
   incidents report --quarter 2024Q3 --out 2024Q3.html --title "Platform reliability, 2024Q3"
@@ -91,6 +93,9 @@ the report to one organisation. --case ID writes one case page instead.
 			}
 			what = "case " + c.Case.ID
 		} else {
+			// A quarter without cases is refused (exit 3): a report of
+			// nothing would replace a good file at --out.
+			opts.RefuseEmpty = true
 			r, err := reports.Build(ctx, s, opts)
 			if err != nil {
 				return usageIfInvalid(err)

@@ -146,3 +146,84 @@ func TestReportCommandErrors(t *testing.T) {
 		})
 	}
 }
+
+// undatedDB writes a database whose cases are dated only to a year or not
+// at all: no quarter has cases.
+func undatedDB(t *testing.T) string {
+	t.Helper()
+	path := tempDB(t)
+	s, err := store.Open(context.Background(), path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cases := []*incident.Incident{{ID: "U-1", Org: "Acme", Title: "Year only", Date: "2024"}, {ID: "U-2", Org: "Acme", Title: "No date"}}
+	if _, err := s.Upsert(context.Background(), cases, store.RunInfo{Source: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A quarter without cases is refused as bad input (exit 3) naming the
+// quarter and the quarters that have cases, and nothing is written: a
+// report already at --out stays as it was.
+func TestReportEmptyQuarterRefused(t *testing.T) {
+	dated, undated := reportDB(t), undatedDB(t)
+	const previous = "<html>the previous report</html>"
+	cases := []struct {
+		name string
+		db   string
+		args []string
+		want []string
+	}{
+		{"quarter after the corpus", dated, []string{"--quarter", "2030Q1"},
+			[]string{`field "quarter"`, "the database has no cases in 2030Q1", "the corpus spans 2024Q1–2024Q3; pick a quarter in that range"}},
+		{"quarter before the corpus, json", dated, []string{"--quarter", "2023Q4", "-o", "json"},
+			[]string{"no cases in 2023Q4", "2024Q1–2024Q3"}},
+		{"organisation without cases in the quarter", dated, []string{"--quarter", "2024Q4", "--org", "globex"},
+			[]string{"no cases of Globex in 2024Q4", "Globex's cases span 2024Q1–2024Q3"}},
+		{"no dated case, quarter given", undated, []string{"--quarter", "2024Q1"},
+			[]string{"no cases in 2024Q1", "none of the database's 2 cases is dated to a month"}},
+		{"no dated case, default quarter", undated, nil,
+			[]string{"no case is dated to a quarter", "dates such as 2024-07-15"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			kept, fresh := filepath.Join(dir, "kept.html"), filepath.Join(dir, "new.html")
+			if err := os.WriteFile(kept, []byte(previous), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, out := range []string{kept, fresh, "-"} {
+				stdout, _, err := runCLI(t, append([]string{"--db", c.db, "report", "--out", out}, c.args...)...)
+				var u *UsageError
+				if errors.As(err, &u) || incident.KindOf(err) != incident.ErrEmpty {
+					t.Fatalf("--out %s: err = %v, want bad input (kind %s, exit 3)", out, err, incident.ErrEmpty)
+				}
+				for _, w := range c.want {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error lacks %q: %v", w, err)
+					}
+				}
+				if stdout != "" {
+					t.Errorf("--out %s: stdout %q", out, stdout)
+				}
+			}
+			if b, err := os.ReadFile(kept); err != nil || string(b) != previous {
+				t.Errorf("the previous report changed: %q %v", b, err)
+			}
+			if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+				t.Errorf("a refused report left %s: %v", fresh, err)
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+				t.Errorf("temporary files left: %v", left)
+			}
+		})
+	}
+	// A quarter with cases still writes over the previous file.
+	out := filepath.Join(t.TempDir(), "r.html")
+	mustRun(t, "--db", dated, "report", "--quarter", "2024Q3", "--out", out)
+	if b, _ := os.ReadFile(out); !strings.Contains(string(b), "<!DOCTYPE html>") {
+		t.Errorf("%s is not a report", out)
+	}
+}

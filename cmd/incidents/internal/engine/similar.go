@@ -2,31 +2,21 @@ package engine
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 
 	"incidents/data/store"
 	"incidents/similarity"
 )
 
-// linksFreshSQL is true when neither a case nor an override changed after
-// the current link generation was computed.
-const linksFreshSQL = `SELECT
-	coalesce((SELECT max(updated_at) FROM core.incidents) <= g.created_at, true)
-	AND coalesce((SELECT max(created_at) FROM core.overrides) <= g.created_at, true)
-FROM core.generations g WHERE g.current`
-
 // linksFresh reports whether the current generation g was computed over the
-// corpus and overrides now in st. A failed check counts as stale.
+// corpus and overrides now in st (store.LinksFresh). A failed check counts
+// as stale.
 func linksFresh(ctx context.Context, st *store.Store, g *store.Generation) bool {
 	if g == nil {
 		return false
 	}
-	var fresh sql.NullBool
-	if err := st.DB().QueryRowContext(ctx, linksFreshSQL).Scan(&fresh); err != nil {
-		return false
-	}
-	return fresh.Valid && fresh.Bool
+	fresh, err := st.LinksFresh(ctx)
+	return err == nil && fresh
 }
 
 // storedK is the number of links per case the generation was computed

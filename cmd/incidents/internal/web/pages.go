@@ -396,7 +396,8 @@ func (s *Server) pageTopic(w http.ResponseWriter, r *http.Request) {
 }
 
 // pageReport serves the quarterly report of the reports package, built
-// once per snapshot and quarter.
+// once per snapshot and quarter. A quarter without cases is a 404 page
+// naming the quarters that have some.
 func (s *Server) pageReport(w http.ResponseWriter, r *http.Request) {
 	q := strings.ToUpper(strings.TrimSpace(r.URL.Query().Get("quarter")))
 	if q != "" && (len(q) != 6 || q[4] != 'Q' || q[5] < '1' || q[5] > '4') {
@@ -404,7 +405,7 @@ func (s *Server) pageReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, err := s.e.Cached(r.Context(), "report:"+q, func(st *store.Store) (any, error) {
-		rep, err := reports.Build(r.Context(), st, reports.Options{Quarter: q})
+		rep, err := reports.Build(r.Context(), st, reports.Options{Quarter: q, RefuseEmpty: true})
 		if err != nil {
 			return nil, err
 		}

@@ -219,7 +219,7 @@ func classify(err error) (int, string, string) {
 		return http.StatusBadRequest, se.Err.Error(), se.Hint
 	case errors.As(err, &ie):
 		status := http.StatusBadRequest
-		if ie.Kind == incident.ErrNotFound {
+		if ie.Kind == incident.ErrNotFound || ie.Kind == incident.ErrEmpty {
 			status = http.StatusNotFound
 		}
 		hint := ie.Hint

@@ -252,6 +252,7 @@ func TestPages(t *testing.T) {
 		{"/static/style.css", 200, "--accent"},
 		{"/nowhere", 404, "No page at /nowhere"},
 		{"/report?quarter=bad", 400, "quarter"},
+		{"/report?quarter=1999Q1", 404, "no cases in 1999Q1"},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			status, body, _ := get(t, ts.URL+tc.path)
