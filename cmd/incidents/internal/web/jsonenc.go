@@ -142,6 +142,14 @@ func appendJSONFloat(b *bytes.Buffer, f float64) bool {
 	return true
 }
 
+// jsonSafe marks the ASCII bytes a JSON string holds as they are.
+var jsonSafe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendJSONString writes s as a JSON string the way encoding/json does
 // with HTML escaping: <, > and & as \u003c, \u003e, \u0026, invalid UTF-8
 // as \ufffd, and U+2028 and U+2029 escaped.
@@ -151,7 +159,7 @@ func appendJSONString(b *bytes.Buffer, s string) {
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if jsonSafe[c] {
 				i++
 				continue
 			}
