@@ -62,23 +62,18 @@ func newLinkBuilder(cases []*incident.Incident) *linkBuilder {
 	return b
 }
 
-func (b *linkBuilder) endpointOf(id string) int32 {
-	if e, ok := b.endpoint[id]; ok {
-		return e
-	}
-	e := int32(len(b.t.ids))
-	b.t.ids = append(b.t.ids, id)
-	b.endpoint[id] = e
-	return e
-}
+func (b *linkBuilder) endpointOf(id string) int32 { return idOf(b.endpoint, &b.t.ids, id) }
 
-func (b *linkBuilder) strOf(s string) int32 {
-	if i, ok := b.str[s]; ok {
+func (b *linkBuilder) strOf(s string) int32 { return idOf(b.str, &b.t.strs, s) }
+
+// idOf returns the index of s in *list, appending it when m has not seen it.
+func idOf(m map[string]int32, list *[]string, s string) int32 {
+	if i, ok := m[s]; ok {
 		return i
 	}
-	i := int32(len(b.t.strs))
-	b.t.strs = append(b.t.strs, s)
-	b.str[s] = i
+	i := int32(len(*list))
+	*list = append(*list, s)
+	m[s] = i
 	return i
 }
 

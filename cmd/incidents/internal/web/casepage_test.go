@@ -132,19 +132,26 @@ func caseHTML(d *caseData, hasLinks bool) template.HTML {
 	return template.HTML(b.String())
 }
 
-// TestCasePageMatchesTemplate compares whole case pages written with the
-// cut layout (frame.go) with the layout template executed around the
-// same content, for every case of a corpus with hostile strings.
-func TestCasePageMatchesTemplate(t *testing.T) {
+// oddEngine serves the test corpus plus n cases of hostile strings.
+func oddEngine(t *testing.T, n int) *engine.Engine {
+	t.Helper()
 	extra := []*incident.Incident{}
-	for i := 0; i < 8; i++ {
+	for i := 0; i < n; i++ {
 		extra = append(extra, oddCase(i))
 	}
 	e, err := engine.Open(context.Background(), engine.Options{Path: enginetest.NewDB(t, extra...), PollInterval: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Close()
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// TestCasePageMatchesTemplate compares whole case pages written with the
+// cut layout (frame.go) with the layout template executed around the
+// same content, for every case of a corpus with hostile strings.
+func TestCasePageMatchesTemplate(t *testing.T) {
+	e := oddEngine(t, 8)
 	s, err := New(Options{Engine: e})
 	if err != nil {
 		t.Fatal(err)

@@ -2,13 +2,11 @@ package web
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"math"
 	"testing"
 
 	"incidents/cmd/incidents/internal/engine"
-	"incidents/cmd/incidents/internal/engine/enginetest"
 	"incidents/data/incident"
 )
 
@@ -22,16 +20,7 @@ func encoderJSON(t testing.TB, v any) string {
 }
 
 func TestSimilarJSONMatchesEncoder(t *testing.T) {
-	extra := []*incident.Incident{}
-	for i := 0; i < 8; i++ {
-		extra = append(extra, oddCase(i))
-	}
-	e, err := engine.Open(context.Background(), engine.Options{Path: enginetest.NewDB(t, extra...), PollInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	snap := e.Snapshot()
+	snap := oddEngine(t, 8).Snapshot()
 	var all []engine.LinkView
 	for _, c := range snap.Cases {
 		for _, similar := range []func(string, int) ([]engine.LinkView, error){snap.Similar, snap.SimilarComputed} {
