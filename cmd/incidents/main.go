@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 
 	"incidents/cmd/incidents/cli"
@@ -14,9 +15,31 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	stopProfile := startProfile(os.Getenv("INCIDENTS_CPUPROFILE"))
 	err := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stopProfile()
 	stop()
 	os.Exit(exitCode(err))
+}
+
+// startProfile writes a CPU profile of the whole command to path (for
+// 'go tool pprof'); an empty path profiles nothing.
+func startProfile(path string) func() {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "incidents: INCIDENTS_CPUPROFILE:", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // exitCode is the one place exit codes are chosen: 0 success, 2 usage, 3 bad

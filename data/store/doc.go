@@ -19,11 +19,13 @@
 //
 // # Versions
 //
-// core.meta records schema_version. Opening read-write applies the pending
-// migrations in order, in one transaction; a database written by a newer
-// version is refused with an *incident.Error of kind ErrSchema and never
-// altered. Read-only opens (DuckDB access_mode=read_only) never write, so
-// they refuse a database with pending migrations. Version 2 added the
+// core.meta records schema_version (and, as overrides_changed_at, when
+// the overrides last changed; see overrides.go). Opening read-write
+// applies the pending migrations in order, in one transaction; a
+// database written by a newer version is refused with an
+// *incident.Error of kind ErrSchema and never altered. Read-only opens
+// (DuckDB access_mode=read_only) never write, so they refuse a database
+// with pending migrations. Version 2 added the
 // derived columns of core.incidents and filled them from the stored tags
 // and sources.
 //

@@ -8,24 +8,33 @@ import (
 
 // Freshness of the stored links. A link generation is computed from the
 // cases (their text and tags) and the overrides; it is fresh while no case
-// changed and no override was set after it was computed:
+// changed and no override was set, changed or removed after it was
+// computed:
 //
-//	max(core.incidents.updated_at) <= current generation's created_at
-//	max(core.overrides.created_at) <= current generation's created_at
+//	max(core.incidents.updated_at)      <= current generation's created_at
+//	max(core.overrides.created_at)      <= current generation's created_at
+//	core.meta 'overrides_changed_at'    <= current generation's created_at
 //
-// (the rule LinksFresh and the serve engine apply). So every write that
+// (the rule LinksFresh and the serve engine apply; a missing meta row
+// counts as no change, an unreadable one as a change). So every write that
 // changes what a case looks like to the similarity index sets the case's
 // updated_at in the same transaction: Upsert for new and changed content,
 // SetHumanTag and ReplaceAutoTags for the cases whose tags actually change
 // (a write that leaves a case's tags as they were leaves updated_at alone,
 // so re-running the tagger with identical results keeps the links fresh),
-// and RefreshDerived for the cases it repairs.
+// and RefreshDerived for the cases it repairs. Likewise every write that
+// changes the overrides (SetOverride, ClearOverride; see overrides.go)
+// stamps overrides_changed_at in its transaction, because a removed
+// override leaves no row behind. All of these stamps come from changeTime,
+// so they are strictly after every stored generation's created_at.
 
 // linksFreshSQL is true when neither a case nor an override changed after
 // the current generation was computed; no row when there is none.
 const linksFreshSQL = `SELECT
 	coalesce((SELECT max(updated_at) FROM core.incidents) <= g.created_at, true)
 	AND coalesce((SELECT max(created_at) FROM core.overrides) <= g.created_at, true)
+	AND NOT EXISTS (SELECT 1 FROM core.meta m WHERE m.key = '` + overridesChangedKey + `'
+		AND coalesce(try_cast(m.value AS TIMESTAMP) > g.created_at, true))
 FROM core.generations g WHERE g.current ORDER BY g.gen DESC LIMIT 1`
 
 // LinksFresh reports whether the current link generation was computed
@@ -44,11 +53,13 @@ func (s *Store) LinksFresh(ctx context.Context) (bool, error) {
 	return fresh.Valid && fresh.Bool, nil
 }
 
-// changeTime is the updated_at a tag write gives the cases it changes:
-// now, but always strictly after every stored generation's created_at, so
-// that a change made in the same microsecond as a recompute (or under a
-// clock that is behind the one that stamped the generation) still makes
-// the links stale.
+// changeTime is the stamp a write that changes what a recompute would
+// store gives its change (the updated_at of the cases an upsert or a tag
+// write changes, the created_at of a new override and the
+// overrides_changed_at record): now, but always strictly after every
+// stored generation's created_at, so that a change made in the same
+// microsecond as a recompute (or under a clock that is behind the one
+// that stamped the generation) still makes the links stale.
 func changeTime(ctx context.Context, c *sql.Conn) (time.Time, error) {
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	var last sql.NullTime

@@ -78,8 +78,9 @@ func freshStore(t *testing.T, genAt time.Time) *Store {
 	return s
 }
 
-// The tag writes mark the stored links stale exactly when they change a
-// case's tags, by setting updated_at of the cases that changed.
+// The tag writes and Upsert mark the stored links stale exactly when they
+// change a case's tags or content, by setting updated_at of the cases that
+// changed.
 func TestTagWritesMarkLinksStale(t *testing.T) {
 	ctx := context.Background()
 	sameAuto := map[string][]incident.Tag{
@@ -149,6 +150,20 @@ func TestTagWritesMarkLinksStale(t *testing.T) {
 		}, false, []string{"A"}},
 		{"nothing to repair", func(s *Store) error {
 			_, err := s.RefreshDerived(ctx)
+			return err
+		}, false, nil},
+		{"case content edited", func(s *Store) error {
+			b := minimal("B", "Org", "2020-02-02")
+			b.Title = "Edited"
+			_, err := s.Upsert(ctx, []*incident.Incident{b}, RunInfo{Source: "test"})
+			return err
+		}, false, []string{"B"}},
+		{"new case", func(s *Store) error {
+			_, err := s.Upsert(ctx, []*incident.Incident{minimal("D", "Org", "2022-04-04")}, RunInfo{Source: "test"})
+			return err
+		}, false, []string{"D"}},
+		{"same content again", func(s *Store) error {
+			_, err := s.Upsert(ctx, []*incident.Incident{minimal("B", "Org", "2020-02-02"), minimal("C", "Org", "2021-03-03")}, RunInfo{Source: "test"})
 			return err
 		}, false, nil},
 	}

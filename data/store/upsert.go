@@ -141,10 +141,16 @@ func (s *Store) Upsert(ctx context.Context, incs []*incident.Incident, run RunIn
 	if len(changed) == 0 {
 		return rep, nil
 	}
-	now := time.Now().UTC()
+	var now time.Time
 	tr := trace("upsert")
 	defer tr("commit")
 	err = s.tx(ctx, func(c *sql.Conn) error {
+		// The changed cases' updated_at (and a new case's ingested_at):
+		// strictly after every stored generation, so that the stored links
+		// count as stale (LinksFresh).
+		if now, err = changeTime(ctx, c); err != nil {
+			return err
+		}
 		kept := map[string][]incident.Tag{}
 		if len(updatedIDs) > 0 {
 			if err := withIDs(ctx, c, updatedIDs); err != nil {
