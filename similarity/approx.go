@@ -1,9 +1,6 @@
 package similarity
 
-import (
-	"math/bits"
-	"slices"
-)
+import "slices"
 
 // Budgets of the default (approximate) search. The exact search
 // (Params.Exact) visits every case its max-weight bounds cannot rule out,
@@ -66,27 +63,25 @@ func (ix *Index) topKApprox(fids []uint32, fws []float32, self int, k int, excl 
 	ab := approxBudget
 	budget := ab.budget
 	nt := uint32(ix.nText)
+	// Text lists are read within the budget, tag lists whole: tags are
+	// few per case, and a case that shares most of the query's tags but
+	// little of its text can still rank high.
 	for _, qf := range sc.order[:min(len(sc.order), ab.features)] {
 		ps := ix.cpost[ix.cpoff[qf.f]:ix.cpoff[qf.f+1]]
-		q := float32(qf.q)
-		var n int
-		if qf.f >= nt {
-			// A tag feature's whole list is read: tags are few per
-			// case, and a case that shares most of the query's tags
-			// but little of its text can still rank high.
-			n = len(ps)
-		} else {
+		if qf.f < nt {
 			if budget <= 0 {
 				continue
 			}
-			n = min(len(ps), ab.perFeature, budget)
+			n := min(len(ps), ab.perFeature, budget)
 			budget -= n
+			ps = ps[:n]
 		}
-		if need := nTouched + n; cap(touched) < need {
+		if need := nTouched + len(ps); cap(touched) < need {
 			touched = append(touched[:nTouched], make([]uint32, need-nTouched)...)
 		}
 		touched = touched[:cap(touched)]
-		for _, p := range ps[:n] {
+		q := float32(qf.q)
+		for _, p := range ps {
 			d := p.doc
 			w := &seen[d>>6]
 			bit := uint64(1) << (d & 63)
@@ -96,8 +91,7 @@ func (ix *Index) topKApprox(fids []uint32, fws []float32, self int, k int, excl 
 			acc[d] += q * p.w
 		}
 	}
-	touched = touched[:nTouched]
-	sc.touched = touched
+	sc.touched = touched[:nTouched]
 	if nf := len(ix.maxw); len(sc.qdense) != nf {
 		sc.qdense = make([]float32, nf)
 		sc.qbits = make([]uint64, (nf+63)/64)
@@ -106,46 +100,7 @@ func (ix *Index) topKApprox(fids []uint32, fws []float32, self int, k int, excl 
 		sc.qdense[f] = fws[i]
 		sc.qbits[f>>6] |= 1 << (f & 63)
 	}
-	// Select the best m partial sums, clearing the sums on the way (the
-	// array is hot from the accumulation); a sum below the heap's worst
-	// cannot enter it, which is checked before the full comparison.
-	m := max(ab.rerankMin, ab.rerankFactor*k)
-	h := sc.partials[:0]
-	offer := func(d uint32) {
-		a := acc[d]
-		acc[d] = 0
-		if len(h) == m && a < h[0].acc || int(d) == self || (excl != nil && excl(int(d))) {
-			return
-		}
-		c := partial{d, a}
-		if len(h) < m {
-			h = append(h, c)
-			if len(h) == m {
-				heapifyPartials(h)
-			}
-			return
-		}
-		if worse(h[0], c) {
-			h[0] = c
-			siftPartial(h, 0)
-		}
-	}
-	if len(touched)*16 > len(seen) {
-		// Many candidates: visit them in case order, through the bitset,
-		// so that their sums and tag rows are read in address order.
-		for wi, w := range seen {
-			for w != 0 {
-				offer(uint32(wi<<6 + bits.TrailingZeros64(w)))
-				w &= w - 1
-			}
-		}
-		clear(seen)
-	} else {
-		for _, d := range touched {
-			offer(d)
-			seen[d>>6] = 0
-		}
-	}
+	h := ix.selectTouched(sc, touched[:nTouched], max(ab.rerankMin, ab.rerankFactor*k), self, excl)
 	sc.partials = h
 	slices.SortFunc(h, func(a, b partial) int { return int(int64(a.doc) - int64(b.doc)) })
 	for _, c := range h {
@@ -180,4 +135,38 @@ func siftPartial(h []partial, i int) {
 		h[i], h[m] = h[m], h[i]
 		i = m
 	}
+}
+
+// pushPartial offers c to h, a min-heap (root = worst) of at most m.
+func pushPartial(h []partial, c partial, m int) []partial {
+	if len(h) < m {
+		h = append(h, c)
+		if len(h) == m {
+			heapifyPartials(h)
+		}
+		return h
+	}
+	if worse(h[0], c) {
+		h[0] = c
+		siftPartial(h, 0)
+	}
+	return h
+}
+
+// selectTouched returns the best m partial sums of the touched cases,
+// leaving out self and the cases excl refuses, and clears their sums and
+// bits.
+func (ix *Index) selectTouched(sc *scratch, touched []uint32, m, self int, excl func(int) bool) []partial {
+	acc, seen := sc.acc, sc.accSeen
+	h := sc.partials[:0]
+	for _, d := range touched {
+		a := acc[d]
+		acc[d] = 0
+		seen[d>>6] = 0
+		if len(h) == m && a < h[0].acc || int(d) == self || excl != nil && excl(int(d)) {
+			continue
+		}
+		h = pushPartial(h, partial{d, a}, m)
+	}
+	return h
 }
