@@ -133,3 +133,22 @@ func BenchmarkRelated100k(b *testing.B) {
 		i += 7919
 	}
 }
+
+// BenchmarkRecall100k reports the recall@10 of the default search against
+// brute force on a 100k generated corpus (seed 7, 300 sampled queries), a
+// measurement too slow for the test suite (TestApproximateRecall holds
+// 10k and 30k to 0.99).
+//
+//	go test -run '^$' -bench Recall100k -benchtime 1x -timeout 30m ./similarity
+func BenchmarkRecall100k(b *testing.B) {
+	if testing.Short() {
+		b.Skip("100k corpus in -short mode")
+	}
+	n := 100_000
+	ix := Build(gen.Generate(gen.Options{N: n, Seed: 7}).Cases, DefaultParams())
+	var r float64
+	for b.Loop() {
+		r = recallVsBrute(ix, 10, n/300)
+	}
+	b.ReportMetric(r, "recall@10")
+}
