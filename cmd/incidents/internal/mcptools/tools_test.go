@@ -167,3 +167,37 @@ func TestStreamableHTTP(t *testing.T) {
 		t.Fatalf("over HTTP: %.300s", text)
 	}
 }
+
+// TestGetIncidentBoundsBacklinks: get_incident returns the strongest of
+// the cases listing this one, as many as asked (20 by default), with the
+// total.
+func TestGetIncidentBoundsBacklinks(t *testing.T) {
+	e := fixture(t)
+	cs := connect(t, mcptools.NewServer(e, "test"))
+	snap := e.Snapshot()
+	id, total := "", 0
+	for _, c := range snap.Cases {
+		if d, _ := snap.Detail(c.ID, 1); d.RelatedFromTotal > total {
+			id, total = c.ID, d.RelatedFromTotal
+		}
+	}
+	if total < 3 {
+		t.Fatalf("the fixture's most listed case has %d backlinks", total)
+	}
+	for _, tc := range []struct {
+		args map[string]any
+		want int
+	}{
+		{map[string]any{"id": id}, min(total, 20)},
+		{map[string]any{"id": id, "max_related_from": 2}, 2},
+		{map[string]any{"id": id, "max_related_from": 100000}, min(total, 500)},
+	} {
+		m, _, isErr, text := call(t, cs, "get_incident", tc.args)
+		if isErr {
+			t.Fatalf("%v: %s", tc.args, text)
+		}
+		if got := len(m["related_from"].([]any)); got != tc.want || m["related_from_total"].(float64) != float64(total) {
+			t.Errorf("%v: %d backlinks of total %v, want %d of %d", tc.args, got, m["related_from_total"], tc.want, total)
+		}
+	}
+}
