@@ -1,6 +1,9 @@
 package similarity
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // Budgets of the default (approximate) search. The exact search
 // (Params.Exact) visits every case its max-weight bounds cannot rule out,
@@ -55,11 +58,10 @@ func (ix *Index) topKApprox(fids []uint32, fws []float32, self int, k int, excl 
 		sc.acc = make([]float32, len(ix.cases))
 		sc.accSeen = make([]uint64, (len(ix.cases)+63)/64)
 	}
-	// First touches are found in a bitset (small enough for L1) without a
-	// branch; sums live in a dense array cleared through touched.
+	// The cases touched are marked in a bitset (small enough for L1);
+	// sums live in a dense array. The selection visits the marked cases
+	// in order and clears both.
 	acc, seen := sc.acc, sc.accSeen
-	touched := sc.touched[:0]
-	nTouched := 0
 	ab := approxBudget
 	budget := ab.budget
 	nt := uint32(ix.nText)
@@ -76,22 +78,13 @@ func (ix *Index) topKApprox(fids []uint32, fws []float32, self int, k int, excl 
 			budget -= n
 			ps = ps[:n]
 		}
-		if need := nTouched + len(ps); cap(touched) < need {
-			touched = append(touched[:nTouched], make([]uint32, need-nTouched)...)
-		}
-		touched = touched[:cap(touched)]
 		q := float32(qf.q)
 		for _, p := range ps {
 			d := p.doc
-			w := &seen[d>>6]
-			bit := uint64(1) << (d & 63)
-			touched[nTouched] = d
-			nTouched += int(1 ^ (*w>>(d&63))&1)
-			*w |= bit
+			seen[d>>6] |= 1 << (d & 63)
 			acc[d] += q * p.w
 		}
 	}
-	sc.touched = touched[:nTouched]
 	if nf := len(ix.maxw); len(sc.qdense) != nf {
 		sc.qdense = make([]float32, nf)
 		sc.qbits = make([]uint64, (nf+63)/64)
@@ -100,7 +93,7 @@ func (ix *Index) topKApprox(fids []uint32, fws []float32, self int, k int, excl 
 		sc.qdense[f] = fws[i]
 		sc.qbits[f>>6] |= 1 << (f & 63)
 	}
-	h := ix.selectTouched(sc, touched[:nTouched], max(ab.rerankMin, ab.rerankFactor*k), self, excl)
+	h := ix.selectTouched(sc, max(ab.rerankMin, ab.rerankFactor*k), self, excl)
 	sc.partials = h
 	slices.SortFunc(h, func(a, b partial) int { return int(int64(a.doc) - int64(b.doc)) })
 	for _, c := range h {
@@ -156,17 +149,23 @@ func pushPartial(h []partial, c partial, m int) []partial {
 // selectTouched returns the best m partial sums of the touched cases,
 // leaving out self and the cases excl refuses, and clears their sums and
 // bits.
-func (ix *Index) selectTouched(sc *scratch, touched []uint32, m, self int, excl func(int) bool) []partial {
+func (ix *Index) selectTouched(sc *scratch, m, self int, excl func(int) bool) []partial {
 	acc, seen := sc.acc, sc.accSeen
 	h := sc.partials[:0]
-	for _, d := range touched {
-		a := acc[d]
-		acc[d] = 0
-		seen[d>>6] = 0
-		if len(h) == m && a < h[0].acc || int(d) == self || excl != nil && excl(int(d)) {
+	for wi, w := range seen {
+		if w == 0 {
 			continue
 		}
-		h = pushPartial(h, partial{d, a}, m)
+		seen[wi] = 0
+		for ; w != 0; w &= w - 1 {
+			d := uint32(wi<<6 + bits.TrailingZeros64(w))
+			a := acc[d]
+			acc[d] = 0
+			if len(h) == m && a < h[0].acc || int(d) == self || excl != nil && excl(int(d)) {
+				continue
+			}
+			h = pushPartial(h, partial{d, a}, m)
+		}
 	}
 	return h
 }

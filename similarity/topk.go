@@ -50,8 +50,7 @@ type scratch struct {
 	heap  []cand
 	// approximate search
 	acc      []float32 // partial sums by case, zero between queries
-	accSeen  []uint64  // bitset of the cases in touched
-	touched  []uint32
+	accSeen  []uint64  // bitset of the cases with a sum
 	qdense   []float32 // query weights by feature, for rescoring
 	qbits    []uint64  // which features the query has (fits in L1)
 	lb       linkBufs
