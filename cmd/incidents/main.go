@@ -30,7 +30,9 @@ func startProfile(path string) func() {
 	}
 	f, err := os.Create(path)
 	if err == nil {
-		err = pprof.StartCPUProfile(f)
+		if err = pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "incidents: INCIDENTS_CPUPROFILE:", err)

@@ -37,6 +37,30 @@ const linksFreshSQL = `SELECT
 		AND coalesce(try_cast(m.value AS TIMESTAMP) > g.created_at, true))
 FROM core.generations g WHERE g.current ORDER BY g.gen DESC LIMIT 1`
 
+// lastChangeSQL is the newest stamp the freshness rule compares with a
+// generation's created_at (NULL when there is none).
+const lastChangeSQL = `SELECT greatest(
+	(SELECT max(updated_at) FROM core.incidents),
+	(SELECT max(created_at) FROM core.overrides),
+	(SELECT max(try_cast(value AS TIMESTAMP)) FROM core.meta WHERE key = '` + overridesChangedKey + `'))`
+
+// generationTime is the created_at of a generation written now: now, but
+// never before the last change it was computed over, so that it is fresh
+// even when an earlier stamp came from a clock that was ahead. (A recompute
+// holds the database for writing from its read to its write, so no change
+// can fall in between.)
+func generationTime(ctx context.Context, c *sql.Conn) (time.Time, error) {
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	var last sql.NullTime
+	if err := c.QueryRowContext(ctx, lastChangeSQL).Scan(&last); err != nil {
+		return now, err
+	}
+	if last.Valid && now.Before(last.Time.UTC()) {
+		now = last.Time.UTC()
+	}
+	return now, nil
+}
+
 // LinksFresh reports whether the current link generation was computed
 // after the last change to any case (content or tags) and any override,
 // so that its links are what a recompute would store. It is false when no

@@ -32,7 +32,8 @@ type Generation struct {
 // generation and makes it current, in one transaction: readers see the old
 // or the new generation, never a mix. The previously current generation is
 // kept; older ones are deleted. g.Gen and g.Current are ignored; a zero
-// g.CreatedAt means now. A link's Rank of 0 is replaced by its position.
+// g.CreatedAt means now (or the last change to the cases or overrides, if
+// that is later: see generationTime). A link's Rank of 0 is replaced by its position.
 func (s *Store) WriteGeneration(ctx context.Context, g Generation, links map[string][]incident.Link) (int64, error) {
 	return s.WriteGenerationStream(ctx, g, func(emit func(from string, links []incident.Link) error) error {
 		return eachSorted(links, emit)
@@ -45,11 +46,16 @@ func (s *Store) WriteGeneration(ctx context.Context, g Generation, links map[str
 // not all be held in memory. Everything happens in one transaction; an
 // error from produce or emit rolls it back.
 func (s *Store) WriteGenerationStream(ctx context.Context, g Generation, produce func(emit func(from string, links []incident.Link) error) error) (int64, error) {
-	if g.CreatedAt.IsZero() {
-		g.CreatedAt = time.Now()
-	}
+	stampNow := g.CreatedAt.IsZero()
 	var gen int64
 	err := s.tx(ctx, func(c *sql.Conn) error {
+		if stampNow {
+			at, err := generationTime(ctx, c)
+			if err != nil {
+				return err
+			}
+			g.CreatedAt = at
+		}
 		var prev sql.NullInt64
 		if err := c.QueryRowContext(ctx, `SELECT coalesce(max(gen), 0) + 1, max(gen) FILTER (WHERE current) FROM core.generations`).Scan(&gen, &prev); err != nil {
 			return err

@@ -54,8 +54,9 @@ func (s *Store) SetOverride(ctx context.Context, o incident.Override) error {
 	}
 	return s.tx(ctx, func(c *sql.Conn) error {
 		var n, same int
-		if err := c.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE kind = ? AND from_id = ? AND to_id = ?) FROM core.overrides WHERE `+eitherWay,
-			o.Kind, o.From, o.To, o.From, o.To, o.To, o.From).Scan(&n, &same); err != nil {
+		// The same decision stored either way round is already in force.
+		if err := c.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE kind = ?) FROM core.overrides WHERE `+eitherWay,
+			o.Kind, o.From, o.To, o.To, o.From).Scan(&n, &same); err != nil {
 			return err
 		}
 		if n == 1 && same == 1 {
@@ -97,9 +98,14 @@ func (s *Store) ClearOverride(ctx context.Context, from, to string) error {
 	})
 }
 
-// Overrides lists every override, ordered by pair.
+// Overrides lists the decisions in force, one per pair, ordered by pair.
 func (s *Store) Overrides(ctx context.Context) ([]incident.Override, error) {
-	rows, err := s.h.db.QueryContext(ctx, `SELECT from_id, to_id, kind FROM core.overrides ORDER BY from_id, to_id`)
+	// A database written before decisions replaced each other in both
+	// directions can hold both for a pair: the newer is in force.
+	rows, err := s.h.db.QueryContext(ctx, `SELECT from_id, to_id, kind FROM (
+		SELECT *, row_number() OVER (PARTITION BY least(from_id, to_id), greatest(from_id, to_id)
+			ORDER BY created_at DESC, from_id DESC) AS n FROM core.overrides)
+	WHERE n = 1 ORDER BY from_id, to_id`)
 	if err != nil {
 		return nil, err
 	}

@@ -95,6 +95,10 @@ func TestOverrideWritesMarkLinksStale(t *testing.T) {
 			"", []incident.Override{notAC, {From: "B", To: "A", Kind: incident.Not}}, true},
 		{"clearing the other way removes the not", func(s *Store) error { return s.ClearOverride(ctx, "C", "A") },
 			"", []incident.Override{pinAB}, true},
+		{"same pin the other way round", func(s *Store) error {
+			return s.SetOverride(ctx, incident.Override{From: "B", To: "A", Kind: incident.Pin})
+		},
+			"", []incident.Override{pinAB, notAC}, false},
 		{"same pin again", func(s *Store) error { return s.SetOverride(ctx, pinAB) },
 			"", []incident.Override{pinAB, notAC}, false},
 		{"same not again", func(s *Store) error { return s.SetOverride(ctx, notAC) },
@@ -272,5 +276,49 @@ func TestMigratedDatabaseOverrides(t *testing.T) {
 	}
 	if err := ro.ClearOverride(ctx, "A-1", "C-1"); !errors.Is(err, ErrReadOnly) {
 		t.Fatalf("read-only ClearOverride: %v", err)
+	}
+}
+
+// A generation written after a change stamped by a clock that was ahead
+// is fresh all the same: it was computed over that change.
+func TestGenerationAfterFutureChangeIsFresh(t *testing.T) {
+	ctx := context.Background()
+	s := overriddenStore(t, time.Now().Add(time.Hour))
+	if err := s.SetOverride(ctx, incident.Override{From: "A", To: "B", Kind: incident.Not}); err != nil {
+		t.Fatal(err)
+	}
+	if mustFresh(t, s) {
+		t.Fatal("links fresh right after an override change")
+	}
+	if _, err := s.WriteGeneration(ctx, Generation{Cases: 3}, linksFor("A", "C", "B", "C", "C", "B")); err != nil {
+		t.Fatal(err)
+	}
+	if !mustFresh(t, s) {
+		t.Error("a generation written after the change is not fresh")
+	}
+}
+
+// A database written before decisions replaced each other in both
+// directions may hold both for a pair; the newer one is in force.
+func TestOverridesNewerDirectionWins(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	mustUpsert(t, s, minimal("A", "Org", "2020-01-01"), minimal("B", "Org", "2020-02-02"), minimal("C", "Org", "2021-03-03"))
+	now := time.Now().UTC()
+	for _, r := range []struct {
+		from, to, kind string
+		at             time.Time
+	}{{"B", "A", "pin", now.Add(-time.Hour)}, {"A", "B", "not", now}, {"A", "C", "pin", now.Add(-time.Hour)}, {"C", "A", "not", now.Add(-2 * time.Hour)}} {
+		if _, err := s.DB().Exec(`INSERT INTO core.overrides VALUES (?, ?, ?, ?)`, r.from, r.to, r.kind, r.at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.Overrides(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []incident.Override{{From: "A", To: "B", Kind: incident.Not}, {From: "A", To: "C", Kind: incident.Pin}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("overrides in force: %v, want %v", got, want)
 	}
 }

@@ -153,7 +153,7 @@ func (b *linkBuilder) table() *linkTable {
 	return t
 }
 
-// from returns the indexes of the links from case index e, by rank.
+// from returns the links from case index e, by rank.
 func (t *linkTable) from(e int32) []packedLink {
 	if t == nil || int(e) >= len(t.ids) || e < 0 {
 		return nil

@@ -72,12 +72,14 @@ func read(ctx context.Context, st *store.Store) (*Snapshot, []incident.Override,
 	s.Links = g
 	s.linksFresh = linksFresh(ctx, st, g)
 	lb := newLinkBuilder(s.Cases)
-	err = st.EachLinks(ctx, 0, func(from string, links []incident.Link) error {
-		lb.add(from, links)
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
+	if g != nil {
+		err = st.EachLinks(ctx, g.Gen, func(from string, links []incident.Link) error {
+			lb.add(from, links)
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
+		}
 	}
 	s.links = lb.table()
 	ovs, err := st.Overrides(ctx)
