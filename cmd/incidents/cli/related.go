@@ -68,7 +68,7 @@ type relatedOpts struct {
 	explain, recompute, force bool
 	update                    bool
 	diff, rollback, all       bool
-	not, pin                  string
+	not, pin, clear           string
 	format                    string
 	sim                       simFlags
 }
@@ -101,6 +101,7 @@ the next --recompute.`,
   incidents related --diff
   incidents related IL-0395 --not IL-0352
   incidents related IL-0395 --pin IL-0396
+  incidents related IL-0395 --clear IL-0396
   incidents related --all -o json > links.jsonl`,
 		Args: cobra.MaximumNArgs(1),
 	}
@@ -115,6 +116,7 @@ the next --recompute.`,
 	f.BoolVar(&o.all, "all", false, "print the links of every case (JSON lines with -o json)")
 	f.StringVar(&o.not, "not", "", "record that ID and `OTHER` are not related")
 	f.StringVar(&o.pin, "pin", "", "record that ID and `OTHER` are related")
+	f.StringVar(&o.clear, "clear", "", "forget the --pin or --not decision about ID and `OTHER`")
 	o.sim.add(cmd)
 	validate := outputFlag(cmd, &o.format, FormatTable, FormatJSON)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -125,15 +127,16 @@ the next --recompute.`,
 			return usagef("-k %d: need at least 1", o.k)
 		}
 		modes := 0
-		for _, on := range []bool{o.recompute, o.update, o.diff, o.rollback, o.all, o.not != "" || o.pin != ""} {
+		override := o.not != "" || o.pin != "" || o.clear != ""
+		for _, on := range []bool{o.recompute, o.update, o.diff, o.rollback, o.all, override} {
 			if on {
 				modes++
 			}
 		}
-		if modes > 1 || (o.not != "" && o.pin != "") {
-			return usagef("use one of --recompute, --update, --diff, --rollback, --all, --not, --pin at a time")
+		if modes > 1 || btoi(o.not != "")+btoi(o.pin != "")+btoi(o.clear != "") > 1 {
+			return usagef("use one of --recompute, --update, --diff, --rollback, --all, --not, --pin, --clear at a time")
 		}
-		needID := o.not != "" || o.pin != "" || modes == 0
+		needID := override || modes == 0
 		if needID && len(args) == 0 {
 			return usagef("which case? give an ID (see 'incidents list')")
 		}
@@ -155,7 +158,7 @@ the next --recompute.`,
 			return runRollback(ctx, app)
 		case o.all:
 			return runAll(ctx, app, o.format)
-		case o.not != "" || o.pin != "":
+		case override:
 			return runOverride(ctx, app, args[0], o)
 		}
 		return runShow(ctx, app, cmd, args[0], &o)
@@ -420,35 +423,6 @@ func runRollback(ctx context.Context, app *App) error {
 		return err
 	}
 	fmt.Fprintf(app.Stdout, "generation %d (%s, %d cases) is current again\n", g.Gen, g.CreatedAt.Format("2006-01-02 15:04"), g.Cases)
-	return nil
-}
-
-func runOverride(ctx context.Context, app *App, id string, o relatedOpts) error {
-	ov := incident.Override{From: id, To: o.pin, Kind: incident.Pin}
-	if o.not != "" {
-		ov = incident.Override{From: id, To: o.not, Kind: incident.Not}
-	}
-	if ov.From == ov.To {
-		return usagef("a case cannot be linked to itself")
-	}
-	s, err := openStore(ctx, app, false)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	for _, x := range []string{ov.From, ov.To} {
-		if _, err := s.Get(ctx, x); err != nil {
-			return err
-		}
-	}
-	if err := s.SetOverride(ctx, ov); err != nil {
-		return err
-	}
-	verb := "pinned: %s and %s are related"
-	if ov.Kind == incident.Not {
-		verb = "recorded: %s and %s are not related"
-	}
-	fmt.Fprintf(app.Stdout, verb+"; every recompute respects this (run 'incidents related --recompute')\n", ov.From, ov.To)
 	return nil
 }
 

@@ -155,6 +155,33 @@ func TestRelatedLifecycle(t *testing.T) {
 	if back := showLinks(t, db, id); back.Related[0].To != top {
 		t.Errorf("after rollback the top link is %s, want %s again", back.Related[0].To, top)
 	}
+
+	// --clear forgets a decision, in either direction, and says when there
+	// was none; the stored links are then stale until a recompute.
+	relMust(t, "--db", db, "related", "--recompute", "-k", "5")
+	if _, errOut := relMust(t, "--db", db, "related", id); strings.Contains(errOut, "may be out of date") {
+		t.Fatalf("links stale right after a recompute: %s", errOut)
+	}
+	out, _ = relMust(t, "--db", db, "related", far, "--clear", id)
+	if !strings.Contains(out, "cleared the --pin decision") {
+		t.Errorf("clear: %s", out)
+	}
+	out, _ = relMust(t, "--db", db, "related", id, "--clear", far)
+	if !strings.Contains(out, "nothing changed") {
+		t.Errorf("second clear: %s", out)
+	}
+	if _, errOut := relMust(t, "--db", db, "related", id); !strings.Contains(errOut, "may be out of date") {
+		t.Errorf("links not reported stale after --clear: %s", errOut)
+	}
+	relMust(t, "--db", db, "related", "--recompute", "-k", "5")
+	for _, l := range showLinks(t, db, id).Related {
+		if l.To == far && l.Pinned {
+			t.Errorf("%s still pinned after --clear", far)
+		}
+		if l.To == top {
+			t.Errorf("%s linked although its --not was kept", top)
+		}
+	}
 }
 
 func TestRelatedUsage(t *testing.T) {
@@ -168,6 +195,8 @@ func TestRelatedUsage(t *testing.T) {
 		{[]string{"related", "X", "--force"}, "--force only"},
 		{[]string{"related", "X", "-k", "0"}, "-k 0"},
 		{[]string{"related", "X", "--not", "X"}, "itself"},
+		{[]string{"related", "X", "--pin", "Y", "--clear", "Y"}, "one of"},
+		{[]string{"related", "--clear", "Y"}, "which case"},
 		{[]string{"related", "--rollback", "X"}, "takes no ID"},
 		{[]string{"related", "X", "--w-text", "-1"}, "negative"},
 		{[]string{"search", "q", "--facet", "color=red"}, "unknown facet"},
