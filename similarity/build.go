@@ -293,6 +293,7 @@ func (b *Builder) Index() *Index {
 		}
 	}
 	ix.cpoff, ix.cpost = ix.buildPostings(nw, approxBudget.features)
+	ix.buildCommonTags()
 	// The search reads tag lists whole, so their order is free: by case,
 	// the sums it adds to are written in address order.
 	parallel(nw, len(ix.tags), func(t int) {

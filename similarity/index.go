@@ -56,6 +56,10 @@ type Index struct {
 	// is only listed under its CandidateFeatures heaviest features.
 	cpoff []uint32
 	cpost []posting
+	// Common tags (approx.go): bitset and mean weight by tag feature.
+	common     map[uint32]int
+	commonBits [][]uint64
+	commonW    []float32
 
 	analyzer  *textproc.Analyzer // template for queries
 	queryMu   sync.Mutex

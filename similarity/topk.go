@@ -55,6 +55,7 @@ type scratch struct {
 	qbits    []uint64  // which features the query has (fits in L1)
 	lb       linkBufs
 	partials []partial
+	credits  []credit
 }
 
 func (ix *Index) newScratch() *scratch { return &scratch{seen: make([]uint32, len(ix.cases))} }
