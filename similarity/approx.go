@@ -203,20 +203,33 @@ func pushPartial(h []partial, c partial, m int) []partial {
 func (ix *Index) selectTouched(sc *scratch, m, self int, excl func(int) bool) []partial {
 	acc, seen := sc.acc, sc.accSeen
 	h := sc.partials[:0]
+	// maxCredit is a little over the sum of the credits, so that float
+	// rounding cannot make the skip below refuse a sum it would admit.
+	var maxCredit float32
+	for _, c := range sc.credits {
+		maxCredit += c.w
+	}
+	maxCredit = maxCredit*1.001 + 1e-6
 	for wi, w := range seen {
 		if w == 0 {
 			continue
 		}
 		seen[wi] = 0
-		for _, c := range sc.credits {
-			for cw := c.bits[wi] & w; cw != 0; cw &= cw - 1 {
-				acc[wi<<6+bits.TrailingZeros64(cw)] += c.w
-			}
-		}
 		for ; w != 0; w &= w - 1 {
-			d := uint32(wi<<6 + bits.TrailingZeros64(w))
+			b := bits.TrailingZeros64(w)
+			d := uint32(wi<<6 + b)
 			a := acc[d]
 			acc[d] = 0
+			// The common tags' credit is only looked up for a sum that
+			// could reach the heap with all of it.
+			if len(h) == m && a+maxCredit < h[0].acc {
+				continue
+			}
+			for _, c := range sc.credits {
+				if c.bits[wi]>>b&1 != 0 {
+					a += c.w
+				}
+			}
 			if len(h) == m && a < h[0].acc || int(d) == self || excl != nil && excl(int(d)) {
 				continue
 			}
