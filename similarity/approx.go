@@ -33,10 +33,8 @@ const (
 
 // approxBudget holds the budgets the search uses: the constants above,
 // in a variable so that tests can measure recall against other settings.
-var approxBudget = struct {
-	budget, perFeature, features, rerankMin, rerankFactor int
-	common                                                bool
-}{CandidateBudget, FeaturePostingsCap, CandidateFeatures, RerankMin, RerankFactor, true}
+var approxBudget = struct{ budget, perFeature, features, rerankMin, rerankFactor int }{
+	CandidateBudget, FeaturePostingsCap, CandidateFeatures, RerankMin, RerankFactor}
 
 // Common tags. A query reads its tags' lists whole, and the work of all
 // queries together grows with the square of a tag's case count, so the
@@ -49,9 +47,6 @@ const (
 	CommonTagShare    = 0.2
 	CommonTagMinCases = 2000
 )
-
-// commonShare is CommonTagShare, in a variable for tests.
-var commonShare = CommonTagShare
 
 // credit is one common tag of a query: its cases and the partial sum each
 // of them is credited.
@@ -67,7 +62,7 @@ func (ix *Index) buildCommonTags() {
 	for t := range ix.tags {
 		f := uint32(ix.nText + t)
 		ps := ix.post[ix.poff[f]:ix.poff[f+1]]
-		if len(ps) < CommonTagMinCases || float64(len(ps)) <= commonShare*float64(n) {
+		if len(ps) < CommonTagMinCases || float64(len(ps)) <= CommonTagShare*float64(n) {
 			continue
 		}
 		b := make([]uint64, (n+63)/64)
@@ -126,7 +121,7 @@ func (ix *Index) topKApprox(fids []uint32, fws []float32, self int, k int, excl 
 			ps = ps[:n]
 		}
 		q := float32(qf.q)
-		if c, ok := ix.common[qf.f]; ok && ab.common {
+		if c, ok := ix.common[qf.f]; ok {
 			sc.credits = append(sc.credits, credit{ix.commonBits[c], q * ix.commonW[c]})
 			continue
 		}

@@ -188,11 +188,3 @@ func (t *linkTable) link(p *packedLink) incident.Link {
 	}
 	return l
 }
-
-// count returns the number of stored links.
-func (t *linkTable) count() int {
-	if t == nil {
-		return 0
-	}
-	return len(t.links)
-}

@@ -176,13 +176,9 @@ type errorBody struct {
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	b := getBuf()
 	defer putBuf(b)
-	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
 	if err := json.NewEncoder(b).Encode(v); err != nil {
 		msg, _ := json.Marshal(errorBody{Error: "encoding the answer: " + err.Error()})
-		w.WriteHeader(http.StatusInternalServerError)
-		w.Write(append(msg, '\n'))
+		writeJSONBytes(w, http.StatusInternalServerError, append(msg, '\n'))
 		return
 	}
 	writeJSONBytes(w, status, b.Bytes())
