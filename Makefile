@@ -15,7 +15,7 @@ ECHARTS_VERSION := 5.6.0
 ECHARTS := reports/assets/echarts.min.js
 GOSRC := $(shell find . -name '*.go' -not -path './.git/*') $(shell find . -name '*.yaml' -path './taxonomy/*') go.mod go.sum
 
-.PHONY: all build run test test-short bench fuzz-short assets deps-test install clean
+.PHONY: all build run test test-short bench fuzz-short assets deps-test install clean lint tidy-check fmt-check vet staticcheck staticcheck-install
 
 all: build
 
@@ -47,10 +47,36 @@ run: build
 	@echo "report: $(CURDIR)/$(REPORT)"
 	@echo "next: ./$(BIN) related IL-0395 --explain | ./$(BIN) serve | ./$(BIN) sql"
 
-test: $(ECHARTS) deps-test
-	$(GO) vet ./...
+test: $(ECHARTS) deps-test lint
 	$(GO) test -count=1 -timeout 20m ./...
 	$(MAKE) --no-print-directory fuzz-short FUZZTIME=5000x
+
+# lint is every static check make test runs first; each runs alone too.
+#   tidy-check   go.mod and go.sum are what 'go mod tidy' would write
+#   fmt-check    no file differs from gofmt
+#   vet          go vet
+#   staticcheck  staticcheck at a pinned version (installed from the module proxy)
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
+lint: tidy-check fmt-check vet staticcheck
+
+tidy-check:
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy'"; exit 1; }
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  [ -z "$$out" ] || { echo "not gofmt-formatted (run gofmt -w):"; echo "$$out"; exit 1; }
+
+vet: $(ECHARTS)
+	$(GO) vet ./...
+
+# Installed once per machine at the pinned version; a different version is replaced.
+staticcheck-install:
+	@$(STATICCHECK) -version 2>/dev/null | grep -q '($(STATICCHECK_VERSION:v%=%))' || \
+	  $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+staticcheck: $(ECHARTS) staticcheck-install
+	$(STATICCHECK) ./...
 
 test-short: $(ECHARTS)
 	$(GO) test -short -count=1 ./...

@@ -58,7 +58,7 @@ const (
 )
 
 // bufPool recycles the per-case scratch buffers.
-var bufPool = sync.Pool{New: func() any { return make([]byte, 0, 16<<10) }}
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
 var detectionTerms = []string{"automated-alert", "customer-report", "internal-user", "third-party"}
 var detectionCum = []float64{0.55, 0.80, 0.92, 1}
@@ -67,8 +67,9 @@ var detectionMedianMin = map[string]float64{"automated-alert": 5, "customer-repo
 func (p *Plan) build(i int) *incident.Incident {
 	r := rand.New(rand.NewPCG(uint64(p.opt.Seed), uint64(i)))
 	v := getVocab()
-	c := &caseCtx{rng: r, v: v, g: getGrammar(), buf: bufPool.Get().([]byte)[:0]}
-	defer func() { bufPool.Put(c.buf[:0]) }()
+	bp := bufPool.Get().(*[]byte)
+	c := &caseCtx{rng: r, v: v, g: getGrammar(), buf: (*bp)[:0]}
+	defer func() { *bp = c.buf[:0]; bufPool.Put(bp) }()
 	var pr profile
 	inCluster := p.clusterOf[i] >= 0
 	if inCluster {

@@ -48,7 +48,7 @@ func TestLinkTable(t *testing.T) {
 	if int(gone.to) < len(cases) || tab.ids[gone.to] != "gone" {
 		t.Errorf("unknown target: endpoint %d id %q", gone.to, tab.ids[gone.to])
 	}
-	if len(tab.from(99)) != 0 || len(tab.to(-1)) != 0|| (*linkTable)(nil).from(0) != nil {
+	if len(tab.from(99)) != 0 || len(tab.to(-1)) != 0 || (*linkTable)(nil).from(0) != nil {
 		t.Error("out-of-range endpoints should have no links")
 	}
 	// Strings are stored once.

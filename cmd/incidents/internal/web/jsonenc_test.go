@@ -40,7 +40,7 @@ func TestSimilarJSONMatchesEncoder(t *testing.T) {
 		t.Fatalf("only %d links compared", len(all))
 	}
 	// Fields the corpus may not reach.
-	odd := engine.LinkView{Link: incident.Link{To: "<x>&\"y\"\u2028", Rank: -3, Score: 1e-7, TextScore: 1e21, TagScore: -0.0,
+	odd := engine.LinkView{Link: incident.Link{To: "<x>&\"y\"\u2028", Rank: -3, Score: 1e-7, TextScore: 1e21, TagScore: math.Copysign(0, -1),
 		Reason: "a\x00b\x1f\b\f\n\r\t\\", SharedTags: map[incident.Facet][]string{"z": nil, "a": {}, "m": {"\xff\xfe"}},
 		SharedTerms: []string{""}, Pinned: true}, From: "from\u2029", Title: "", Org: "ünï", Date: "2024"}
 	for _, r := range []SimilarResponse{
