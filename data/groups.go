@@ -5,7 +5,7 @@ import (
 	"io/fs"
 	"sort"
 
-	"github.com/goccy/go-yaml"
+	"incidents/data/safeyaml"
 )
 
 // Group is a hand-made set of cases an analyst would call related, with the
@@ -36,7 +36,9 @@ func Groups() ([]Group, error) {
 // needs a criterion and at least two members.
 func ParseGroups(b []byte) ([]Group, error) {
 	var f groupsFile
-	if err := yaml.UnmarshalWithOptions(b, &f, yaml.Strict()); err != nil {
+	doc := safeyaml.Doc{Name: GroupsFile, What: "related-case labels", Strict: true,
+		Hint: "groups: a list of {id, criterion, members: [case ids]}"}
+	if err := safeyaml.Unmarshal(doc, b, &f); err != nil {
 		return nil, fmt.Errorf("groups: %w", err)
 	}
 	seen := map[string]bool{}

@@ -1,13 +1,12 @@
 package similarity
 
 import (
+	"errors"
 	"fmt"
-	"os"
-
-	"github.com/goccy/go-yaml"
 
 	"incidents/data/incident"
-	"incidents/data/ingest"
+	"incidents/data/safefile"
+	"incidents/data/safeyaml"
 )
 
 // Score weights: the combined score is WText·text + WTags·tags.
@@ -130,23 +129,25 @@ func (p Params) Validate() error {
 	return nil
 }
 
+// configHint says what a similarity config holds.
+const configHint = "a similarity config holds a few weights: w_text, w_tags, min_score, max_df_ratio, bigrams, facet_weights"
+
 // maxConfigBytes bounds a similarity config file.
 const maxConfigBytes = 1 << 20
 
 // LoadParams reads a JSON or YAML file over base: keys present in the file
 // replace the values of base, others keep them.
 func LoadParams(path string, base Params) (Params, error) {
-	if st, err := os.Stat(path); err == nil && st.Size() > maxConfigBytes {
-		return base, &incident.Error{Kind: incident.ErrTooLarge, File: path, Msg: fmt.Sprintf("similarity config of %d bytes is over the %d-byte limit", st.Size(), maxConfigBytes),
-			Hint: "a config holds a few weights: w_text, w_tags, min_score, max_df_ratio, bigrams, facet_weights"}
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
+	b, err := safefile.Read(path, maxConfigBytes)
+	var nr *safefile.NotRegularError
+	var tl *safefile.TooLargeError
+	switch {
+	case errors.As(err, &nr):
+		return base, &incident.Error{Kind: incident.ErrInvalid, File: path, Msg: "the similarity config is not a regular file (" + nr.Type + ")", Hint: configHint}
+	case errors.As(err, &tl):
+		return base, &incident.Error{Kind: incident.ErrTooLarge, File: path, Msg: fmt.Sprintf("the similarity config is over the %d-byte limit", maxConfigBytes), Hint: configHint}
+	case err != nil:
 		return base, &incident.Error{Kind: incident.ErrMissing, File: path, Msg: "cannot read the similarity config", Err: err}
-	}
-	// The YAML parser's cost grows with the square of the nesting depth.
-	if err := ingest.CheckYAMLDepth(path, b); err != nil {
-		return base, err
 	}
 	p := base
 	fw := map[incident.Facet]float64{}
@@ -154,9 +155,8 @@ func LoadParams(path string, base Params) (Params, error) {
 		fw[f] = w
 	}
 	p.FacetWeights = nil
-	if err := yaml.UnmarshalWithOptions(b, &p, yaml.Strict()); err != nil {
-		return base, &incident.Error{Kind: incident.ErrSyntax, File: path, Msg: "bad similarity config", Err: err,
-			Hint: "keys: w_text, w_tags, min_score, max_df_ratio, bigrams, facet_weights"}
+	if err := safeyaml.Unmarshal(safeyaml.Doc{Name: path, What: "similarity config", Hint: configHint, Strict: true}, b, &p); err != nil {
+		return base, err
 	}
 	for f, w := range p.FacetWeights {
 		fw[f] = w

@@ -34,7 +34,7 @@ func TestLoadParams(t *testing.T) {
 		name, body string
 		kind       incident.Kind
 	}{
-		{"unknown.yaml", "w_txt: 1\n", incident.ErrSyntax},
+		{"unknown.yaml", "w_txt: 1\n", incident.ErrInvalid},
 		{"neg.yaml", "w_text: -1\n", incident.ErrRange},
 		{"zero.yaml", "w_text: 0\nw_tags: 0\n", incident.ErrRange},
 		{"facet.yaml", "facet_weights: {color: 1}\n", incident.ErrRange},

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/goccy/go-yaml"
-
 	"incidents/data/incident"
+	"incidents/data/safeyaml"
 )
 
 //go:embed categories.yaml
@@ -38,7 +37,8 @@ type categoryDoc struct {
 // parseCategories reads a mapping document and checks every tag against v.
 func (v *Vocab) parseCategories(b []byte) (map[string]map[string]*CategoryMapping, []*CategorySource, error) {
 	var doc categoryDoc
-	if err := yaml.UnmarshalWithOptions(b, &doc, yaml.Strict()); err != nil {
+	if err := safeyaml.Unmarshal(safeyaml.Doc{Name: "categories.yaml", What: "category mapping", Strict: true,
+		Hint: "sources: a list of {id, description, categories: [{name, tags: [facet:term], note}]}"}, b, &doc); err != nil {
 		return nil, nil, fmt.Errorf("category mapping: %w", err)
 	}
 	out := map[string]map[string]*CategoryMapping{}

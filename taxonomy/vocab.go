@@ -8,9 +8,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/goccy/go-yaml"
-
 	"incidents/data/incident"
+	"incidents/data/safeyaml"
 )
 
 //go:embed vocab.yaml
@@ -87,7 +86,8 @@ func Default() *Vocab {
 // unique per facet and parents must exist.
 func Parse(b []byte) (*Vocab, error) {
 	var v Vocab
-	if err := yaml.UnmarshalWithOptions(b, &v, yaml.Strict()); err != nil {
+	if err := safeyaml.Unmarshal(safeyaml.Doc{Name: "vocab.yaml", What: "vocabulary", Strict: true,
+		Hint: "version and facets: a list of {id, label, terms: [{id, label, description, aliases, patterns}]}"}, b, &v); err != nil {
 		return nil, fmt.Errorf("vocabulary: %w", err)
 	}
 	v.byID = map[incident.Facet]map[string]*Term{}

@@ -5,21 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"runtime/pprof"
-	"syscall"
 
 	"incidents/cmd/incidents/cli"
 	"incidents/data/incident"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyContext(context.Background())
 	stopProfile := startProfile(os.Getenv("INCIDENTS_CPUPROFILE"))
 	err := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stopProfile()
+	in := interruptedBy(ctx)
 	stop()
-	os.Exit(exitCode(err))
+	os.Exit(exitCode(err, in))
 }
 
 // startProfile writes a CPU profile of the whole command to path (for
@@ -45,10 +44,17 @@ func startProfile(path string) func() {
 }
 
 // exitCode is the one place exit codes are chosen: 0 success, 2 usage, 3 bad
-// input, 4 a database refused (locked, newer schema, failed check), 1 other.
-func exitCode(err error) int {
+// input, 4 a database refused (locked, newer schema, failed check), 1 other;
+// a command a signal stopped before it finished exits 128 plus the signal's
+// number (130 SIGINT, 143 SIGTERM), whatever error the stop gave. A command
+// that finished (serve and mcp shut down cleanly) exits 0.
+func exitCode(err error, in *Interrupted) int {
 	if err == nil {
 		return 0
+	}
+	if in != nil {
+		fmt.Fprintln(os.Stderr, "incidents:", stoppedMessage(in, err))
+		return in.ExitCode()
 	}
 	fmt.Fprintln(os.Stderr, "incidents:", err)
 	var usage *cli.UsageError

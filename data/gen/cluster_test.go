@@ -167,7 +167,7 @@ func TestWriteDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "corpus")
 	opt := Options{N: 1203, Seed: 8}
 	last := 0
-	if err := WriteDir(dir, opt, func(n int) { last = n }); err != nil {
+	if err := WriteDir(t.Context(), dir, opt, func(n int) { last = n }); err != nil {
 		t.Fatal(err)
 	}
 	if last != opt.N {
@@ -204,7 +204,7 @@ func TestWriteDir(t *testing.T) {
 		t.Error(err)
 	}
 	// A non-empty directory is refused and left alone.
-	err := WriteDir(dir, opt, nil)
+	err := WriteDir(t.Context(), dir, opt, nil)
 	if !errors.Is(err, incident.ErrInvalid) {
 		t.Fatalf("writing into a non-empty directory: got %v", err)
 	}

@@ -3,6 +3,7 @@ package gen
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"incidents/data"
 	"incidents/data/incident"
+	"incidents/data/safefile"
 )
 
 // ShardSize is the number of case files per subdirectory written by WriteDir.
@@ -56,12 +58,25 @@ func MarshalClusters(clusters map[string][]string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// maxClustersBytes bounds a clusters file: the one of ten million
+// generated cases is about 200 MB.
+const maxClustersBytes = 1 << 30
+
 // ReadClusters reads a clusters.json file (cluster id -> member case ids).
 // A case in two clusters, an empty cluster or a malformed file is an
 // *incident.Error naming the file.
 func ReadClusters(path string) (map[string][]string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
+	b, err := safefile.Read(path, maxClustersBytes)
+	var nr *safefile.NotRegularError
+	var tl *safefile.TooLargeError
+	switch {
+	case errors.As(err, &nr):
+		return nil, &incident.Error{Kind: incident.ErrInvalid, File: path, Msg: "not a regular file (" + nr.Type + ")",
+			Hint: "give the clusters.json file that 'incidents gen' wrote"}
+	case errors.As(err, &tl):
+		return nil, &incident.Error{Kind: incident.ErrTooLarge, File: path, Msg: fmt.Sprintf("over the %d-byte limit of a clusters file", maxClustersBytes),
+			Hint: "give the clusters.json file that 'incidents gen' wrote"}
+	case err != nil:
 		return nil, err
 	}
 	var m map[string][]string
@@ -117,7 +132,9 @@ func MarshalCase(in *incident.Incident) ([]byte, error) {
 // corpus is written into a temporary sibling directory that is renamed to dir
 // at the end, so a failure leaves no half-written corpus; dir must not exist
 // or be empty. progress, when not nil, is called with the count written.
-func WriteDir(dir string, opt Options, progress func(done int)) error {
+// Cancelling ctx stops before the next case and removes the temporary
+// directory.
+func WriteDir(ctx context.Context, dir string, opt Options, progress func(done int)) error {
 	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
 		return (&incident.Error{Kind: incident.ErrInvalid, File: dir, Msg: "output directory is not empty"}).WithHint("choose a new directory or remove this one")
 	} else if err == nil {
@@ -145,6 +162,9 @@ func WriteDir(dir string, opt Options, progress func(done int)) error {
 	p := NewPlan(opt)
 	i := 0
 	err = p.Each(func(in *incident.Incident) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if i%ShardSize == 0 {
 			if err := os.Mkdir(filepath.Join(tmp, fmt.Sprintf("%04d", i/ShardSize)), 0o755); err != nil {
 				return err

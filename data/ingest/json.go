@@ -43,8 +43,21 @@ func detectJSON(in Input) int {
 
 func parseJSON(in Input) (*Result, error) {
 	data := stripBOM(in.Data)
-	if err := checkDepth(in.Name, data); err != nil {
-		return nil, err
+	// Nesting past MaxJSONDepth is refused, but only after what comes
+	// before it: JSON lines with truncated lines nest ever deeper, and
+	// the first truncated line is the mistake to report. The part before
+	// the excess is shallow enough to decode.
+	var deep error
+	if at := deepAt(data); at >= 0 {
+		deep = inputError(incident.ErrSyntax, in.Name, lineOf(data, int64(at)), "JSON nested deeper than %d levels", MaxJSONDepth).
+			WithHint("a case is a flat object with a few lists; this is not a case file")
+		data = data[:at]
+	}
+	fail := func(err error, at int64) error {
+		if deep != nil && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)) {
+			return deep
+		}
+		return jsonError(in.Name, data, 0, err, at)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	start := skipSpace(data, 0)
@@ -54,18 +67,26 @@ func parseJSON(in Input) (*Result, error) {
 	array := data[start] == '['
 	if array {
 		if _, err := dec.Token(); err != nil {
-			return nil, jsonError(in.Name, data, 0, err, dec.InputOffset())
+			return nil, fail(err, dec.InputOffset())
 		}
 	}
 	res := &Result{}
 	// Lines are counted on from the previous case: lineOf from the start
 	// for every case would make a file of many cases quadratic.
 	lineAt, lastOff := 1, 0
+	// oneLine: every case so far stood on a line of its own (JSON lines).
+	oneLine := true
 	for dec.More() {
+		begin := skipSpace(data, int(dec.InputOffset()))
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, jsonError(in.Name, data, 0, err, dec.InputOffset())
+			err = fail(err, dec.InputOffset())
+			if oneLine && len(res.Incidents) > 0 {
+				err = lineNotWhole(err, data, begin)
+			}
+			return nil, err
 		}
+		oneLine = oneLine && bytes.IndexByte(raw, '\n') < 0
 		off := int(dec.InputOffset()) - len(raw)
 		c, err := decodeCase(in.Name, data, off, raw)
 		if err != nil {
@@ -80,9 +101,12 @@ func parseJSON(in Input) (*Result, error) {
 		}
 		res.Lines = append(res.Lines, lineAt)
 	}
+	if deep != nil {
+		return nil, deep
+	}
 	if array {
 		if _, err := dec.Token(); err != nil {
-			return nil, jsonError(in.Name, data, 0, err, dec.InputOffset())
+			return nil, fail(err, dec.InputOffset())
 		}
 		if rest := skipSpace(data, int(dec.InputOffset())); rest < len(data) {
 			return nil, inputError(incident.ErrSyntax, in.Name, lineOf(data, int64(rest)), "unexpected data after the closing ]")
@@ -231,8 +255,26 @@ func skipSpace(data []byte, i int) int {
 	return i
 }
 
-// checkDepth refuses JSON nested deeper than MaxJSONDepth before decoding.
-func checkDepth(name string, data []byte) error {
+// lineNotWhole relocates a syntax error found past the line a case of
+// JSON lines starts on (begin) to that line: a line cut short makes the
+// decoder read on into the next ones, and the line to fix is the first.
+func lineNotWhole(err error, data []byte, begin int) error {
+	var ie *incident.Error
+	if !errors.As(err, &ie) || ie.Kind != incident.ErrSyntax {
+		return err
+	}
+	first := lineOf(data, int64(begin))
+	if ie.Line <= first {
+		return err
+	}
+	return &incident.Error{Kind: incident.ErrSyntax, File: ie.File, Line: first,
+		Msg:  fmt.Sprintf("invalid JSON: the case on this line does not end on it (the decoder stopped at line %d)", ie.Line),
+		Hint: "each line of a JSON-lines file holds one whole case; this one looks cut short"}
+}
+
+// deepAt returns the offset of the first bracket nested deeper than
+// MaxJSONDepth, or -1.
+func deepAt(data []byte) int {
 	depth, inString, escaped := 0, false, false
 	for i, b := range data {
 		switch {
@@ -249,12 +291,11 @@ func checkDepth(name string, data []byte) error {
 		case b == '{' || b == '[':
 			depth++
 			if depth > MaxJSONDepth {
-				return inputError(incident.ErrSyntax, name, lineOf(data, int64(i)), "JSON nested deeper than %d levels", MaxJSONDepth).
-					WithHint("a case is a flat object with a few lists; this is not a case file")
+				return i
 			}
 		case b == '}' || b == ']':
 			depth--
 		}
 	}
-	return nil
+	return -1
 }

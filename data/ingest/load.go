@@ -13,15 +13,45 @@ import (
 	"unicode/utf8"
 
 	"incidents/data/incident"
+	"incidents/data/safefile"
 )
 
 // FileResult is the outcome for one file: a result, or a located error.
 // A file with any bad case is refused whole (Result nil), so a batch never
-// stores half of a file.
+// stores half of a file. Err is a *Skipped for a path that is not a
+// regular file: it is reported and skipped, not read.
 type FileResult struct {
-	Path   string
+	Path   string // as the user sees it (see DisplayName)
 	Result *Result
 	Err    error
+	// Warnings are said about the file even when it is imported.
+	Warnings []string
+}
+
+// Skipped is the error of a path that names no regular file (a FIFO, a
+// device such as /dev/zero, a socket, a directory behind a link): it is
+// never opened or read, and an ingest reports it and goes on.
+type Skipped struct {
+	Path   string
+	Reason string // "not a regular file (character device)"
+}
+
+func (s *Skipped) Error() string { return s.Path + ": " + s.Reason + "; skipped" }
+
+// IsSkipped reports whether err is a *Skipped.
+func IsSkipped(err error) bool {
+	var s *Skipped
+	return errors.As(err, &s)
+}
+
+// skippedFor turns a *safefile.NotRegularError into a *Skipped; other
+// errors come back as nil.
+func skippedFor(path string, err error) *Skipped {
+	var nr *safefile.NotRegularError
+	if errors.As(err, &nr) {
+		return &Skipped{Path: DisplayName(path), Reason: "not a regular file (" + nr.Type + ")"}
+	}
+	return nil
 }
 
 // candidateExts are the file endings Load picks up when walking a
@@ -48,23 +78,33 @@ func Candidate(name string) bool {
 // Expand turns paths (files and directories) into the sorted list of files
 // Load reads: directories are walked in lexical order, skipping hidden
 // entries and non-candidates; files named directly are kept as given.
+// Paths that cannot be read come back as FileResults with an error, and
+// paths that are not regular files (checked without opening them; a link
+// to a regular file is fine) with a *Skipped.
 func Expand(paths []string) ([]string, []FileResult) {
 	var files []string
 	var bad []FileResult
+	cannot := func(path, what string, err error) {
+		bad = append(bad, FileResult{Path: DisplayName(path), Err: &incident.Error{Kind: incident.ErrNotFound, File: DisplayName(path), Msg: what, Err: err}})
+	}
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
-			bad = append(bad, FileResult{Path: p, Err: &incident.Error{Kind: incident.ErrNotFound, File: p, Msg: "cannot read", Err: err}})
+			cannot(p, "cannot read", err)
 			continue
 		}
 		if !st.IsDir() {
+			if !st.Mode().IsRegular() {
+				bad = append(bad, FileResult{Path: DisplayName(p), Err: &Skipped{Path: DisplayName(p), Reason: "not a regular file (" + safefile.TypeName(st.Mode()) + ")"}})
+				continue
+			}
 			files = append(files, p)
 			continue
 		}
 		var found []string
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
-				bad = append(bad, FileResult{Path: path, Err: &incident.Error{Kind: incident.ErrNotFound, File: path, Msg: "cannot read", Err: err}})
+				cannot(path, "cannot read", err)
 				return nil
 			}
 			if path != p && strings.HasPrefix(d.Name(), ".") {
@@ -73,13 +113,24 @@ func Expand(paths []string) ([]string, []FileResult) {
 				}
 				return nil
 			}
-			if !d.IsDir() && Candidate(path) {
-				found = append(found, path)
+			if d.IsDir() || !Candidate(path) {
+				return nil
 			}
+			if !d.Type().IsRegular() {
+				// A link is followed; anything else is not read.
+				if _, err := safefile.Check(path); err != nil {
+					if s := skippedFor(path, err); s != nil {
+						bad = append(bad, FileResult{Path: s.Path, Err: s})
+						return nil
+					}
+					// A dangling link: LoadFile reports it.
+				}
+			}
+			found = append(found, path)
 			return nil
 		})
 		if err != nil {
-			bad = append(bad, FileResult{Path: p, Err: &incident.Error{Kind: incident.ErrNotFound, File: p, Msg: "cannot walk", Err: err}})
+			cannot(p, "cannot walk", err)
 		}
 		sort.Strings(found)
 		files = append(files, found...)
@@ -89,9 +140,9 @@ func Expand(paths []string) ([]string, []FileResult) {
 
 // Load reads and parses every file under paths with the given format ("" =
 // detect per file), validates each case, and returns one FileResult per
-// file in order (unreadable paths first). progress, when not nil, is called
-// after each file. Cancelling ctx stops before the next file; the files not
-// read are left out.
+// file in order (unreadable and skipped paths first). progress, when not
+// nil, is called after each file. Cancelling ctx stops before the next
+// file; the files not read are left out.
 func Load(ctx context.Context, paths []string, format string, progress func(done, total int)) []FileResult {
 	files, out := Expand(paths)
 	for i, f := range files {
@@ -106,26 +157,58 @@ func Load(ctx context.Context, paths []string, format string, progress func(done
 	return out
 }
 
-// LoadFile reads, checks, parses and validates one file.
+// LoadFile reads, checks, parses and validates one file. Only a regular
+// file is read (anything else gives a *Skipped), and never more than
+// MaxFileSize bytes, counted as they are read.
 func LoadFile(path, format string) FileResult {
-	fr := FileResult{Path: path}
-	st, err := os.Stat(path)
-	if err != nil {
-		fr.Err = &incident.Error{Kind: incident.ErrNotFound, File: path, Msg: "cannot read", Err: err}
+	name := DisplayName(path)
+	fr := FileResult{Path: name}
+	if name != path {
+		fr.Warnings = append(fr.Warnings, name+`: the file name is not valid UTF-8; it is shown and recorded (source_file) as here, each byte that is not UTF-8 written \xNN and each backslash doubled`)
+	}
+	data, err := safefile.Read(path, MaxFileSize)
+	var tl *safefile.TooLargeError
+	switch {
+	case err == nil:
+	case skippedFor(path, err) != nil:
+		fr.Err = skippedFor(path, err)
+		return fr
+	case errors.As(err, &tl) && tl.Size >= 0:
+		fr.Err = inputError(incident.ErrTooLarge, name, 0, "file is %d bytes, over the %d-byte limit", tl.Size, MaxFileSize).WithHint("split the file")
+		return fr
+	case errors.As(err, &tl):
+		fr.Err = inputError(incident.ErrTooLarge, name, 0, "file is over the %d-byte limit (it holds more than its size said)", MaxFileSize).WithHint("split the file")
+		return fr
+	default:
+		fr.Err = &incident.Error{Kind: incident.ErrNotFound, File: name, Msg: "cannot read", Err: err}
 		return fr
 	}
-	if st.Size() > MaxFileSize {
-		fr.Err = inputError(incident.ErrTooLarge, path, 0, "file is %d bytes, over the %d-byte limit", st.Size(), MaxFileSize).
-			WithHint("split the file")
-		return fr
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		fr.Err = &incident.Error{Kind: incident.ErrNotFound, File: path, Msg: "cannot read", Err: err}
-		return fr
-	}
-	fr.Result, fr.Err = ParseChecked(Input{Name: path, Data: data}, format)
+	fr.Result, fr.Err = ParseChecked(Input{Name: name, Data: data}, format)
 	return fr
+}
+
+// DisplayName is how a file name is shown and stored (source_file): as it
+// is when it is valid UTF-8; otherwise each byte that is not UTF-8 is
+// written \xNN and each backslash doubled, so the name stays text and
+// the original bytes can be recovered.
+func DisplayName(name string) string {
+	if utf8.ValidString(name) {
+		return name
+	}
+	var b strings.Builder
+	for i := 0; i < len(name); {
+		r, size := utf8.DecodeRuneInString(name[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, `\x%02x`, name[i])
+		case r == '\\':
+			b.WriteString(`\\`)
+		default:
+			b.WriteString(name[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // ParseChecked runs the byte-level checks (size, empty, binary, UTF-8),

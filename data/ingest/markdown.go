@@ -2,14 +2,12 @@ package ingest
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/goccy/go-yaml"
-
 	"incidents/data/incident"
+	"incidents/data/safeyaml"
 )
 
 // The "markdown" format is a postmortem as Markdown with YAML front matter
@@ -92,12 +90,9 @@ func parseMarkdown(in Input) (*Result, error) {
 		return nil, inputError(incident.ErrSyntax, in.Name, 1, "no YAML front matter").
 			WithHint(`a postmortem file opens with a "---" line, YAML fields, and another "---" line`)
 	}
-	if err := CheckYAMLDepth(in.Name, fmText); err != nil {
-		return nil, err
-	}
 	var fm frontMatter
-	if err := yaml.Unmarshal(fmText, &fm); err != nil {
-		return nil, yamlError(in.Name, fmText, err)
+	if err := safeyaml.Unmarshal(frontMatterDoc(in.Name), fmText, &fm); err != nil {
+		return nil, err
 	}
 	c := &incident.Incident{
 		Org: strings.TrimSpace(fm.Company), Product: strings.TrimSpace(fm.Product),
@@ -223,86 +218,9 @@ func keyLine(fm []byte, key string) int {
 	return 0
 }
 
-// keyAt returns the top-level key whose value spans front-matter line n.
-func keyAt(fm []byte, n int) string {
-	lines := splitLines(string(fm))
-	for i := min(n, len(lines)) - 1; i >= 0; i-- {
-		l := lines[i]
-		if l != "" && l[0] != ' ' && l[0] != '-' && l[0] != '#' {
-			if k, _, ok := strings.Cut(l, ":"); ok {
-				return strings.TrimSpace(k)
-			}
-		}
-	}
-	return ""
-}
-
-// yamlError locates a front-matter decoding error; the front matter
-// starts on line 2 of the file.
-func yamlError(name string, fm []byte, err error) error {
-	var ye yaml.Error
-	line, msg := 0, err.Error()
-	if errors.As(err, &ye) {
-		msg = ye.GetMessage()
-		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
-			line = tk.Position.Line
-		}
-	}
-	fileLine := 0
-	if line > 0 {
-		fileLine = line + 1
-	}
-	var te *yaml.TypeError
-	var ue *yaml.UnexpectedNodeTypeError
-	if errors.As(err, &te) || errors.As(err, &ue) {
-		return &incident.Error{Kind: incident.ErrType, File: name, Line: fileLine, Field: keyAt(fm, line), Msg: msg,
-			Hint: "categories and keywords are lists; the other fields are text"}
-	}
-	return &incident.Error{Kind: incident.ErrSyntax, File: name, Line: fileLine, Msg: "invalid YAML front matter: " + msg,
-		Hint: "quote values that contain ': ' or start with a special character"}
-}
-
-// MaxYAMLDepth bounds the nesting of front matter: the YAML parser's time
-// and memory grow with the square of the depth (100,000 nested brackets
-// take gigabytes), and postmortem front matter is flat.
-const MaxYAMLDepth = 32
-
-// CheckYAMLDepth refuses YAML (front matter or a config file) nested deeper than MaxYAMLDepth
-// before parsing: flow brackets are counted wherever they stand (quotes
-// too, to stay conservative), and block nesting by a line's indentation
-// plus its leading "- " indicators (two columns a level).
-func CheckYAMLDepth(name string, fm []byte) error {
-	depth, line, col, leading := 0, 1, 0, true
-	refuse := func() error {
-		return inputError(incident.ErrSyntax, name, line+1, "YAML front matter nested deeper than %d levels", MaxYAMLDepth).
-			WithHint("front matter holds flat fields and lists of words; this is not a postmortem")
-	}
-	for i, b := range fm {
-		if b == '\n' {
-			line, col, leading = line+1, 0, true
-			continue
-		}
-		if leading {
-			if b == ' ' || b == '\t' || b == '-' && i+1 < len(fm) && (fm[i+1] == ' ' || fm[i+1] == '\t') {
-				col++
-				if b == '-' {
-					col++
-				}
-				if col > 2*MaxYAMLDepth {
-					return refuse()
-				}
-				continue
-			}
-			leading = false
-		}
-		switch b {
-		case '[', '{':
-			if depth++; depth > MaxYAMLDepth {
-				return refuse()
-			}
-		case ']', '}':
-			depth = max(depth-1, 0)
-		}
-	}
-	return nil
+// frontMatterDoc describes the front matter of file name to the YAML
+// decoder: it starts on the file's second line, after "---".
+func frontMatterDoc(name string) safeyaml.Doc {
+	return safeyaml.Doc{Name: name, Line: 2, What: "YAML front matter",
+		Hint: "front matter holds flat fields: categories and keywords are lists of words, the other fields are text"}
 }

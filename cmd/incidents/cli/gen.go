@@ -86,7 +86,7 @@ default database is never filled with synthetic cases by accident.`,
 		nClusters := len(plan.Clusters())
 		var where, clustersPath string
 		if out != "" {
-			if err := gen.WriteDir(out, opt, progress); err != nil {
+			if err := gen.WriteDir(ctx, out, opt, progress); err != nil {
 				return err
 			}
 			where, clustersPath = out, filepath.Join(out, gen.ClustersFile)

@@ -75,11 +75,12 @@ summary of the corpus goes to stdout.`,
 			results = append(results, ingest.Load(ctx, args, format, progressFor(app.Stderr, "reading"))...)
 		}
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("ingest interrupted; nothing was written: %w", err)
+			return fmt.Errorf("ingest interrupted while reading; nothing was written: %w", err)
 		}
+		results = reportSkipped(app, results)
 		if len(results) == 0 {
 			return &incident.Error{Kind: incident.ErrEmpty, File: strings.Join(args, " "), Msg: "no case files found",
-				Hint: "ingest reads .json, .jsonl, .ndjson, .md, .markdown, .txt and .text files; name a file directly to try any other"}
+				Hint: "ingest reads regular .json, .jsonl, .ndjson, .md, .markdown, .txt and .text files; name a file directly to try any other"}
 		}
 		return runIngest(ctx, app, results, keepGoing, verbose || len(results) <= perFileReportMax, runSource(bundled, args), started)
 	}
@@ -117,6 +118,23 @@ func loadBundled(format string) ([]ingest.FileResult, error) {
 		return nil, &incident.Error{Kind: incident.ErrEmpty, Msg: "this build bundles no cases", Hint: "import files instead: incidents ingest PATHS..."}
 	}
 	return out, nil
+}
+
+// reportSkipped prints the paths that were not read (not regular files)
+// and every file's warnings, and returns the results of the files read.
+func reportSkipped(app *App, results []ingest.FileResult) []ingest.FileResult {
+	read := results[:0:0]
+	for _, r := range results {
+		for _, w := range r.Warnings {
+			fmt.Fprintf(app.Stderr, "warning: %s\n", w)
+		}
+		if ingest.IsSkipped(r.Err) {
+			fmt.Fprintf(app.Stderr, "skipped: %v\n", r.Err)
+			continue
+		}
+		read = append(read, r)
+	}
+	return read
 }
 
 // perFileReportMax is how many files an ingest reports one by one, with
