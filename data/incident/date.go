@@ -1,6 +1,9 @@
 package incident
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // DateBound parses a date filter written as YYYY-MM-DD, YYYY-MM or YYYY
 // and returns the first day it covers, or the last day when upper is set
@@ -21,4 +24,51 @@ func DateBound(field, s string, upper bool) (time.Time, error) {
 		return t, nil
 	}
 	return time.Time{}, Errorf(ErrInvalid, "%s %q is not a date", field, s).WithField(field).WithHint("write YYYY, YYYY-MM or YYYY-MM-DD")
+}
+
+// Plausible dates. An incident is dated between MinYear and a year from
+// now: 0000-01-01 or 9999-12-31 is a placeholder or a typo, and would put
+// a quarter 0000Q1 or 9999Q4 into every report and trend. Real collections
+// reach far back (the oldest case of the icco postmortems is the warship
+// Vasa, 1628), so the floor is the year 1000, not 1900. A year ahead
+// leaves room for time zones and clocks, not for the future.
+const (
+	// MinYear is the first year an incident may be dated in.
+	MinYear = 1000
+	// MaxAhead is how far past now a date may lie.
+	MaxAhead = 366 * 24 * time.Hour
+)
+
+// PlausibleRange returns the first and the last instant a case may be
+// dated at, seen at now: 1000-01-01 00:00 UTC and now plus MaxAhead.
+func PlausibleRange(now time.Time) (first, last time.Time) {
+	return time.Date(MinYear, 1, 1, 0, 0, 0, 0, time.UTC), now.Add(MaxAhead)
+}
+
+// plausibleHint says what a date must be.
+func plausibleHint(now time.Time) string {
+	first, last := PlausibleRange(now)
+	return fmt.Sprintf("dates run from %s to a year from now (%s); check the year, or leave the field out when it is unknown",
+		first.Format("2006-01-02"), last.Format("2006-01-02"))
+}
+
+// checkDates refuses a date or time outside PlausibleRange(now), naming
+// the field. Date is judged by the first day it covers ("2024" by
+// 2024-01-01), so a year-only date of this year or next is kept.
+func (in *Incident) checkDates(now time.Time) *Error {
+	first, last := PlausibleRange(now)
+	if in.Date != "" {
+		if t, err := DateBound("date", in.Date, false); err == nil && (t.Before(first) || t.After(last)) {
+			return Errorf(ErrRange, "case %s: date %s is not a plausible incident date", in.ID, in.Date).WithField("date").WithHint(plausibleHint(now))
+		}
+	}
+	for _, f := range []struct {
+		name string
+		t    *time.Time
+	}{{"start", in.Start}, {"detected", in.Detected}, {"mitigated", in.Mitigated}, {"resolved", in.Resolved}} {
+		if f.t != nil && (f.t.Before(first) || f.t.After(last)) {
+			return Errorf(ErrRange, "case %s: %s %s is not a plausible incident time", in.ID, f.name, f.t.Format(time.RFC3339)).WithField(f.name).WithHint(plausibleHint(now))
+		}
+	}
+	return nil
 }

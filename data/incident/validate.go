@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -47,6 +48,9 @@ func Validate(in *Incident) error {
 		if _, _, ok := in.YearMonth(); !ok {
 			return Errorf(ErrType, "case %s: date %q is not YYYY, YYYY-MM or YYYY-MM-DD", in.ID, in.Date).WithField("date")
 		}
+	}
+	if err := in.checkDates(time.Now()); err != nil {
+		return err
 	}
 	if in.Start != nil && in.Resolved != nil && in.Resolved.Before(*in.Start) {
 		return Errorf(ErrRange, "case %s: resolved %s is before start %s", in.ID, in.Resolved.Format("2006-01-02 15:04 MST"), in.Start.Format("2006-01-02 15:04 MST")).WithField("resolved").WithHint("check the time zones and the order of the timestamps")

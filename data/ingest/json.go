@@ -53,11 +53,11 @@ func parseJSON(in Input) (*Result, error) {
 			WithHint("a case is a flat object with a few lists; this is not a case file")
 		data = data[:at]
 	}
-	fail := func(err error, at int64) error {
+	fail := func(base int, err error, at int64) error {
 		if deep != nil && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)) {
 			return deep
 		}
-		return jsonError(in.Name, data, 0, err, at)
+		return jsonError(in.Name, data, base, err, at)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	start := skipSpace(data, 0)
@@ -67,7 +67,7 @@ func parseJSON(in Input) (*Result, error) {
 	array := data[start] == '['
 	if array {
 		if _, err := dec.Token(); err != nil {
-			return nil, fail(err, dec.InputOffset())
+			return nil, fail(0, err, dec.InputOffset())
 		}
 	}
 	res := &Result{}
@@ -80,7 +80,8 @@ func parseJSON(in Input) (*Result, error) {
 		begin := skipSpace(data, int(dec.InputOffset()))
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			err = fail(err, dec.InputOffset())
+			base, verr := valueError(data, begin, err)
+			err = fail(base, verr, dec.InputOffset())
 			if oneLine && len(res.Incidents) > 0 {
 				err = lineNotWhole(err, data, begin)
 			}
@@ -106,7 +107,7 @@ func parseJSON(in Input) (*Result, error) {
 	}
 	if array {
 		if _, err := dec.Token(); err != nil {
-			return nil, fail(err, dec.InputOffset())
+			return nil, fail(0, err, dec.InputOffset())
 		}
 		if rest := skipSpace(data, int(dec.InputOffset())); rest < len(data) {
 			return nil, inputError(incident.ErrSyntax, in.Name, lineOf(data, int64(rest)), "unexpected data after the closing ]")
@@ -253,6 +254,23 @@ func skipSpace(data []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// valueError returns a syntax error in the value starting at begin with
+// the base its offset counts from. A json.Decoder's offsets count from
+// where its buffer last moved (1,001 lines into a file they pointed at
+// line 994), so the value is scanned again by a fresh decoder, whose
+// offsets count from begin.
+func valueError(data []byte, begin int, err error) (int, error) {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return 0, err
+	}
+	var raw json.RawMessage
+	if again := json.NewDecoder(bytes.NewReader(data[begin:])).Decode(&raw); errors.As(again, &se) {
+		return begin, again
+	}
+	return 0, err
 }
 
 // lineNotWhole relocates a syntax error found past the line a case of

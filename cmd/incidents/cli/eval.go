@@ -84,6 +84,7 @@ categories and the danluu section headings of those files.`,
 		}
 		return runEvalRanking(cmd, app, o)
 	}
+	onStop(cmd, "nothing was written")
 	return cmd
 }
 

@@ -57,6 +57,9 @@ failed export leaves nothing half-written.`,
 		if out == "" {
 			return usagef("--out DIR is required")
 		}
+		if err := cleanLeftovers(app, out); err != nil {
+			return err
+		}
 		if err := checkExportDir(out, force); err != nil {
 			return err
 		}
@@ -78,6 +81,7 @@ failed export leaves nothing half-written.`,
 		fmt.Fprintf(app.Stderr, "export: %d views, %d rows, %s -> %s in %s\n", len(m.Views), total, format, out, time.Since(start).Round(time.Millisecond))
 		return nil
 	}
+	onStop(cmd, "nothing was written (the temporary directory was removed)")
 	return cmd
 }
 
@@ -142,7 +146,7 @@ func exportViews(ctx context.Context, db *sql.DB, out, format string) (*exportMa
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".export-*")
+	tmp, err := os.MkdirTemp(parent, fmt.Sprintf("%s%d-*", exportTempPrefix(abs), os.Getpid()))
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -68,8 +70,9 @@ default database is never filled with synthetic cases by accident.`,
 			return usagef("--n %d is out of range (1 to 10000000)", opt.N)
 		case opt.ClusterSize < 2:
 			return usagef("--cluster-size %d is too small (at least 2)", opt.ClusterSize)
-		case opt.StartYear < 1970 || opt.EndYear > 2200 || opt.EndYear < opt.StartYear:
-			return usagef("--start-year %d and --end-year %d must be ordered years between 1970 and 2200", opt.StartYear, opt.EndYear)
+		case opt.StartYear < 1970 || opt.EndYear > time.Now().Year() || opt.EndYear < opt.StartYear:
+			// Cases past this year would be refused as implausible dates.
+			return usagef("--start-year %d and --end-year %d must be ordered years between 1970 and %d", opt.StartYear, opt.EndYear, time.Now().Year())
 		}
 		ctx := cmd.Context()
 		if ctx == nil {
@@ -91,10 +94,23 @@ default database is never filled with synthetic cases by accident.`,
 			}
 			where, clustersPath = out, filepath.Join(out, gen.ClustersFile)
 		} else {
+			// A database this run creates is removed again if the run
+			// fails or is stopped: half a corpus is no ground truth, and
+			// gen refuses a database that holds cases.
+			_, statErr := os.Stat(app.DBPath)
+			created := errors.Is(statErr, fs.ErrNotExist)
 			s, err := createStore(ctx, app, false)
 			if err != nil {
 				return err
 			}
+			ok := false
+			defer func() {
+				if created && !ok {
+					s.Close()
+					os.Remove(app.DBPath)
+					os.Remove(app.DBPath + ".wal")
+				}
+			}()
 			// One generated corpus per database: its clusters file is the
 			// ground truth of exactly these cases.
 			if n, err := s.Count(ctx); err != nil || n > 0 {
@@ -108,14 +124,16 @@ default database is never filled with synthetic cases by accident.`,
 			if cerr := s.Close(); err == nil {
 				err = cerr
 			}
-			if err != nil {
-				return err
+			if err != nil && created {
+				return fmt.Errorf("%w (the new database %s was removed)", err, app.DBPath)
+			} else if err != nil {
+				return fmt.Errorf("%w (the batches stored before the failure stay in %s)", err, app.DBPath)
 			}
 			clustersPath = app.DBPath + ".clusters.json"
 			if err := gen.WriteClusters(clustersPath, plan.Clusters()); err != nil {
 				return err
 			}
-			where = app.DBPath
+			where, ok = app.DBPath, true
 			fmt.Fprintf(app.Stderr, "store: %d new, %d updated, %d unchanged\n", rep.New, rep.Updated, rep.Unchanged)
 		}
 		o := plan.Options()
@@ -124,6 +142,7 @@ default database is never filled with synthetic cases by accident.`,
 		fmt.Fprintf(app.Stderr, "gen: %d cases in %s\n", o.N, time.Since(started).Round(time.Millisecond))
 		return nil
 	}
+	onStop(cmd, "a database or directory it was creating was removed")
 	return cmd
 }
 
@@ -187,7 +206,7 @@ func genToStore(ctx context.Context, s *store.Store, plan *gen.Plan, batch int, 
 	}
 	close(batches)
 	if err := <-errc; err != nil {
-		return nil, fmt.Errorf("storing generated cases (the batches before the failure are stored; rerunning the same command completes the load): %w", err)
+		return nil, fmt.Errorf("storing generated cases: %w", err)
 	}
 	if genErr != nil {
 		return nil, genErr

@@ -84,6 +84,7 @@ summary of the corpus goes to stdout.`,
 		}
 		return runIngest(ctx, app, results, keepGoing, verbose || len(results) <= perFileReportMax, runSource(bundled, args), started)
 	}
+	onStop(cmd, "nothing was written (the transaction was rolled back)")
 	return cmd
 }
 
@@ -211,6 +212,12 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 	if err != nil {
 		return err
 	}
+	// The import is committed: a stop signal from here on changes nothing,
+	// and the report is finished so that what was written is said.
+	if ctx.Err() != nil {
+		fmt.Fprintln(app.Stderr, "ingest: the stop signal came after the import was committed; it is complete")
+	}
+	ctx = context.WithoutCancel(ctx)
 	counts := map[string]map[store.Status]int{}
 	for _, it := range rep.Items {
 		f := fileOf[it.ID]

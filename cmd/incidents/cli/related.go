@@ -163,6 +163,7 @@ the next --recompute.`,
 		}
 		return runShow(ctx, app, cmd, args[0], &o)
 	}
+	onStop(cmd, "the database is as it was (the transaction was rolled back)")
 	return cmd
 }
 

@@ -120,6 +120,7 @@ nothing is written. --case ID writes one case page instead.
 		fmt.Fprintf(app.Stdout, "wrote %s (%s; %s)\n", out, what, sizeText(buf.Len()))
 		return nil
 	}
+	onStop(cmd, "no file was written")
 	return cmd
 }
 

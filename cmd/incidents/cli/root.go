@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -82,16 +83,63 @@ Human output goes to stdout; diagnostics and progress to stderr.`,
 	return root
 }
 
-// Run executes the command line args with the given streams.
+// Run executes the command line args with the given streams. When ctx is
+// cancelled (main cancels it on SIGINT or SIGTERM) the command stops at its
+// next check, rolls back and removes its temporary files, and Run returns
+// a *StoppedError saying what it left.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	app := &App{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
 	root := NewRoot(app)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err != nil && isCobraUsage(err) {
 		return &UsageError{Msg: err.Error()}
 	}
+	if err != nil && ctx.Err() != nil {
+		return stopped(cmd, err)
+	}
 	return err
+}
+
+// stopNoteKey is the annotation of a command that says what it leaves
+// behind when it is stopped before it finished.
+const stopNoteKey = "incidents/on-stop"
+
+// onStop records on cmd what a stop leaves behind ("nothing was written").
+func onStop(cmd *cobra.Command, note string) {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[stopNoteKey] = note
+}
+
+// StoppedError is the error of a command stopped before it finished.
+type StoppedError struct {
+	Command string // "ingest"
+	Note    string // what it left: "nothing was written"; "" when unknown
+	Err     error
+}
+
+func (e *StoppedError) Error() string {
+	msg := e.Command + " stopped before it finished"
+	if e.Note != "" {
+		msg += "; " + e.Note
+	}
+	// A bare cancellation says nothing more; any other cause is kept.
+	if !errors.Is(e.Err, context.Canceled) && !errors.Is(e.Err, context.DeadlineExceeded) {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+func (e *StoppedError) Unwrap() error { return e.Err }
+
+func stopped(cmd *cobra.Command, err error) error {
+	if cmd == nil {
+		return &StoppedError{Command: "incidents", Err: err}
+	}
+	name := strings.TrimPrefix(cmd.CommandPath(), "incidents ")
+	return &StoppedError{Command: name, Note: cmd.Annotations[stopNoteKey], Err: err}
 }
 
 // isCobraUsage recognises cobra's own argument errors.

@@ -108,6 +108,7 @@ id, label or alias of the vocabulary (see 'incidents vocab').`,
 		}
 		return autoTag(ctx, app, id, dryRun, format)
 	}
+	onStop(cmd, "the database is as it was (the transaction was rolled back)")
 	return cmd
 }
 
