@@ -2,6 +2,7 @@ package similarity
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,5 +81,43 @@ func TestLoadParamsRefusesDeepYAML(t *testing.T) {
 	_, err := LoadParams(path, DefaultParams())
 	if !errors.Is(err, incident.ErrSyntax) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("deep config: err = %v, want a syntax error naming the file", err)
+	}
+}
+
+// TestLoadParamsRefusesAliasBomb: eight levels of YAML aliases (362 bytes
+// that took 0.97 GB to decode) are refused as too large, located in the
+// config with a config's hint (not a front-matter one); a handful of
+// aliases is fine.
+func TestLoadParamsRefusesAliasBomb(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("l0: &l0 [1,1,1,1,1,1,1,1,1]\n")
+	for i := 1; i < 8; i++ {
+		fmt.Fprintf(&b, "l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d,", i-1), 9), ","))
+	}
+	b.WriteString("w_text: *l7\n")
+	path := filepath.Join(dir, "bomb.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadParams(path, DefaultParams())
+	var ie *incident.Error
+	if !errors.As(err, &ie) || ie.Kind != incident.ErrTooLarge || ie.File != path || ie.Line != 4 || ie.Field != "l3" ||
+		!strings.Contains(ie.Hint, "a similarity config holds") || strings.Contains(err.Error(), "front matter") {
+		t.Fatalf("alias bomb: %v", err)
+	}
+	ok := filepath.Join(dir, "ok.yaml")
+	if err := os.WriteFile(ok, []byte("w: &w 0.25\nw_text: *w\nw_tags: *w\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// "w" is no key of a config: strict decoding refuses it, aliases or not.
+	if _, err := LoadParams(ok, DefaultParams()); !errors.Is(err, incident.ErrInvalid) {
+		t.Errorf("unknown key beside aliases: %v", err)
+	}
+	if err := os.WriteFile(ok, []byte("facet_weights: &fw {symptom: 1, trigger: 1}\nw_text: 0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := LoadParams(ok, DefaultParams()); err != nil || p.WText != 0.5 {
+		t.Errorf("a config with an anchor: %+v, %v", p, err)
 	}
 }

@@ -72,6 +72,11 @@ var malformedCases = []struct {
 	{"unknown_format.txt", "", incident.ErrUnknownFormat},
 	{"unknown_format.txt", "yaml", incident.ErrUnknownFormat},
 	{"utf16.json", "", incident.ErrBinary},
+	{"md_alias_bomb.md", "", incident.ErrTooLarge},
+	{"json_lines_truncated.jsonl", "", incident.ErrSyntax},
+	{"json_date_year_0.json", "", incident.ErrRange},
+	{"json_start_9999.json", "", incident.ErrRange},
+	{"md_start_9999.md", "", incident.ErrRange},
 }
 
 // exitFor is the exit status a refused import of kind k gives: every bad

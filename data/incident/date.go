@@ -45,8 +45,14 @@ func PlausibleRange(now time.Time) (first, last time.Time) {
 	return time.Date(MinYear, 1, 1, 0, 0, 0, 0, time.UTC), now.Add(MaxAhead)
 }
 
-// plausibleHint says what a date must be.
-func plausibleHint(now time.Time) string {
+// Plausible reports whether t lies in PlausibleRange(now).
+func Plausible(t, now time.Time) bool {
+	first, last := PlausibleRange(now)
+	return !t.Before(first) && !t.After(last)
+}
+
+// PlausibleHint says what a date must be, for errors about one.
+func PlausibleHint(now time.Time) string {
 	first, last := PlausibleRange(now)
 	return fmt.Sprintf("dates run from %s to a year from now (%s); check the year, or leave the field out when it is unknown",
 		first.Format("2006-01-02"), last.Format("2006-01-02"))
@@ -56,18 +62,17 @@ func plausibleHint(now time.Time) string {
 // the field. Date is judged by the first day it covers ("2024" by
 // 2024-01-01), so a year-only date of this year or next is kept.
 func (in *Incident) checkDates(now time.Time) *Error {
-	first, last := PlausibleRange(now)
 	if in.Date != "" {
-		if t, err := DateBound("date", in.Date, false); err == nil && (t.Before(first) || t.After(last)) {
-			return Errorf(ErrRange, "case %s: date %s is not a plausible incident date", in.ID, in.Date).WithField("date").WithHint(plausibleHint(now))
+		if t, err := DateBound("date", in.Date, false); err == nil && !Plausible(t, now) {
+			return Errorf(ErrRange, "case %s: date %s is not a plausible incident date", in.ID, in.Date).WithField("date").WithHint(PlausibleHint(now))
 		}
 	}
 	for _, f := range []struct {
 		name string
 		t    *time.Time
 	}{{"start", in.Start}, {"detected", in.Detected}, {"mitigated", in.Mitigated}, {"resolved", in.Resolved}} {
-		if f.t != nil && (f.t.Before(first) || f.t.After(last)) {
-			return Errorf(ErrRange, "case %s: %s %s is not a plausible incident time", in.ID, f.name, f.t.Format(time.RFC3339)).WithField(f.name).WithHint(plausibleHint(now))
+		if f.t != nil && !Plausible(*f.t, now) {
+			return Errorf(ErrRange, "case %s: %s %s is not a plausible incident time", in.ID, f.name, f.t.Format(time.RFC3339)).WithField(f.name).WithHint(PlausibleHint(now))
 		}
 	}
 	return nil

@@ -74,6 +74,11 @@ func TestMalformed(t *testing.T) {
 		{"md_duplicate_key.md", "", incident.ErrSyntax, 7, ""},
 		{"casepage_bad_ttd.txt", "", incident.ErrSyntax, 7, "ttd"},
 		{"md_deep_nesting.md", "", incident.ErrSyntax, 5, ""},
+		{"md_alias_bomb.md", "", incident.ErrTooLarge, 8, "l3"},
+		{"json_lines_truncated.jsonl", "", incident.ErrSyntax, 41, ""},
+		{"json_date_year_0.json", "", incident.ErrRange, 1, "date"},
+		{"json_start_9999.json", "", incident.ErrRange, 1, "start"},
+		{"md_start_9999.md", "", incident.ErrRange, 5, "start_time"},
 	}
 	dir := filepath.Join("testdata", "malformed")
 	for _, tt := range tests {

@@ -193,14 +193,22 @@ func parseStamp(name string, fm []byte, field, s string) (stamp, error) {
 	if s == "" {
 		return stamp{}, nil
 	}
+	implausible := func(t time.Time) error {
+		now := time.Now()
+		if incident.Plausible(t, now) {
+			return nil
+		}
+		return &incident.Error{Kind: incident.ErrRange, File: name, Line: keyLine(fm, field) + 1, Field: field,
+			Msg: fmt.Sprintf("%s is not a plausible incident time", s), Hint: incident.PlausibleHint(now)}
+	}
 	for _, l := range stampLayouts {
 		if t, err := time.Parse(l, s); err == nil {
-			return stamp{t: &t, date: t.Format("2006-01-02")}, nil
+			return stamp{t: &t, date: t.Format("2006-01-02")}, implausible(t)
 		}
 	}
 	for _, l := range []string{"2006-01-02", "2006-01", "2006"} {
-		if _, err := time.Parse(l, s); err == nil {
-			return stamp{date: s}, nil
+		if t, err := time.Parse(l, s); err == nil {
+			return stamp{date: s}, implausible(t)
 		}
 	}
 	return stamp{}, &incident.Error{Kind: incident.ErrType, File: name, Line: keyLine(fm, field) + 1, Field: field,

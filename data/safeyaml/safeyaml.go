@@ -47,7 +47,15 @@ const syntaxHint = "quote values that contain ': ' or start with a special chara
 // Unmarshal decodes the first document of data into v after the checks of
 // the package; keys the document lacks keep v's values. Every error is an
 // *incident.Error located in d.Name.
-func Unmarshal(d Doc, data []byte, v any) error {
+func Unmarshal(d Doc, data []byte, v any) (err error) {
+	defer func() {
+		// goccy/go-yaml v1.19.2 dereferences nil on some tagged values
+		// ("k: !t v" into a map of lists): a refusal, not a crash.
+		if recover() != nil {
+			err = &incident.Error{Kind: incident.ErrSyntax, File: d.Name, Msg: "the YAML decoder could not read the " + d.What,
+				Hint: "simplify the values that carry a tag (!name); " + syntaxHint}
+		}
+	}()
 	if err := CheckDepth(d, data); err != nil {
 		return err
 	}

@@ -109,7 +109,9 @@ func checkExportDir(out string, force bool) error {
 	// anything an export does not write (a database, the user's files).
 	exported := map[string]bool{"schema.json": true}
 	for _, v := range store.Views() {
-		exported[v.Name] = true
+		exported[v.Name] = true // parquet: a directory per view
+		exported[v.Name+".csv"] = true
+		exported[v.Name+".json"] = true
 	}
 	for _, e := range entries {
 		if !exported[e.Name()] {

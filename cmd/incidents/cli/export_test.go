@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,5 +136,64 @@ func TestExportForceReplacesOnlyAnExport(t *testing.T) {
 	}
 	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o755 {
 		t.Fatalf("export directory: %v, mode %v, want 0755", err, fi.Mode().Perm())
+	}
+}
+
+// TestExportRemovesLeftovers: the temporary directories a killed export of
+// the same DIR left beside it (by a PID that no longer runs, or named as
+// earlier versions did) are removed by the next export, which says so; a
+// running export's directory and other directories are kept; a previous
+// export a killed run had moved aside is put back when DIR is missing.
+func TestExportRemovesLeftovers(t *testing.T) {
+	db := analyticsDB(t)
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "out")
+	const gone = 4194305 // above Linux's largest PID: never a running process
+	dead := []string{".out.export-1234567", fmt.Sprintf(".out.export-%d-99", gone), fmt.Sprintf(".out.export-%d-98", gone)}
+	kept := []string{fmt.Sprintf(".out.export-%d-1", os.Getpid()), ".other.export-1234567", ".out.export-notapid", "out.export-1"}
+	for _, n := range append(append([]string{}, dead...), kept...) {
+		if err := os.MkdirAll(filepath.Join(parent, n, "incidents"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stderr, err := runAnalytics(t, db, nil, "export", "--out", dir, "--format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range dead {
+		if _, err := os.Stat(filepath.Join(parent, n)); !os.IsNotExist(err) {
+			t.Errorf("%s is still there (%v)", n, err)
+		}
+	}
+	for _, n := range kept {
+		if _, err := os.Stat(filepath.Join(parent, n)); err != nil {
+			t.Errorf("%s was removed: %v", n, err)
+		}
+	}
+	if !strings.Contains(stderr, "export: removed 3 temporary directories left beside "+dir+" by an export that was stopped") {
+		t.Errorf("the export does not say what it removed:\n%s", stderr)
+	}
+	if n := readBack(t, "read_csv('"+dir+"/incidents.csv', header=true)"); n != 183 {
+		t.Errorf("incidents.csv: %d rows, want 183", n)
+	}
+
+	// Killed between moving the previous export aside and renaming the
+	// new one in: DIR is missing, the previous export waits in ".old".
+	aside := filepath.Join(parent, fmt.Sprintf(".out.export-%d-7.old", gone))
+	if err := os.Rename(dir, aside); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err = runAnalytics(t, db, nil, "export", "--out", dir, "--format", "csv", "--force")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "put back the previous export in "+dir) {
+		t.Errorf("the previous export was not put back:\n%s", stderr)
+	}
+	if _, err := os.Stat(aside); !os.IsNotExist(err) {
+		t.Errorf("%s is still there", aside)
+	}
+	if n := readBack(t, "read_csv('"+dir+"/tags.csv', header=true)"); n != 244 {
+		t.Errorf("tags.csv: %d rows, want 244", n)
 	}
 }

@@ -49,7 +49,13 @@ reloads when the file changes. Diagnostics go to stderr.`,
 		defer e.Close()
 		go e.Watch(ctx)
 		t := &mcp.IOTransport{Reader: io.NopCloser(app.Stdin), Writer: nopWriteCloser{app.Stdout}}
-		return mcptools.NewServer(e, serverVersion).Run(ctx, t)
+		err = mcptools.NewServer(e, serverVersion).Run(ctx, t)
+		if err != nil && ctx.Err() != nil {
+			// SIGINT or SIGTERM is how a client stops the server, as for serve.
+			fmt.Fprintln(app.Stderr, "mcp: stopped")
+			return nil
+		}
+		return err
 	}
 	return cmd
 }
