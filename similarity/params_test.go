@@ -2,7 +2,6 @@ package similarity
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,22 +83,13 @@ func TestLoadParamsRefusesDeepYAML(t *testing.T) {
 	}
 }
 
-// TestLoadParamsRefusesAliasBomb: eight levels of YAML aliases (362 bytes
-// that took 0.97 GB to decode) are refused as too large, located in the
+// TestLoadParamsRefusesAliasBomb: eight levels of YAML aliases
+// (testdata/alias_bomb.yaml, 362 bytes that took 0.97 GB to decode) are refused as too large, located in the
 // config with a config's hint (not a front-matter one); a handful of
 // aliases is fine.
 func TestLoadParamsRefusesAliasBomb(t *testing.T) {
 	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("l0: &l0 [1,1,1,1,1,1,1,1,1]\n")
-	for i := 1; i < 8; i++ {
-		fmt.Fprintf(&b, "l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d,", i-1), 9), ","))
-	}
-	b.WriteString("w_text: *l7\n")
-	path := filepath.Join(dir, "bomb.yaml")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := filepath.Join("testdata", "alias_bomb.yaml")
 	_, err := LoadParams(path, DefaultParams())
 	var ie *incident.Error
 	if !errors.As(err, &ie) || ie.Kind != incident.ErrTooLarge || ie.File != path || ie.Line != 4 || ie.Field != "l3" ||

@@ -64,7 +64,7 @@ func TestLimitsThroughBinary(t *testing.T) {
 			"JSON nested deeper than 32 levels", 300 * mib},
 		{"deep YAML", []string{write("deep.md", "---\nuuid: m-d\ntitle: Queue stalled\ncompany: Example Org\nkeywords: "+strings.Repeat("[", 1<<20)+strings.Repeat("]", 1<<20)+"\n---\n\nx\n")},
 			"YAML front matter nested deeper than 32 levels", 300 * mib},
-		{"YAML alias bomb", []string{write("bomb.md", "---\nuuid: m-b\ntitle: Queue stalled\ncompany: Example Org\n"+aliasBomb(9)+"keywords: *l8\n---\n\nx\n")},
+		{"YAML alias bomb", []string{filepath.Join(malformedDir, "md_alias_bomb.md")},
 			`field "l3": aliases in the YAML front matter expand to more than 1000 values`, 300 * mib},
 		{"50 MB raw text", []string{"--format", "rawtext", write("one.txt", "Incident Report\n\nSummary:\n\n"+strings.Repeat("The queue stalled and every retry made it worse.\n", (ingest.MaxFileSize-100)/50))},
 			"bytes is over the 4194304-byte limit", 900 * mib},
@@ -117,29 +117,14 @@ func TestLimitsThroughBinary(t *testing.T) {
 	})
 }
 
-// aliasBomb is levels YAML anchors l0..l(levels-1), each a list that
-// repeats the one before nine times (nine levels: a 530-byte front matter
-// that took 40 s and 3.3 GB to decode).
-func aliasBomb(levels int) string {
-	var b strings.Builder
-	b.WriteString(`l0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]` + "\n")
-	for i := 1; i < levels; i++ {
-		fmt.Fprintf(&b, "l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d,", i-1), 9), ","))
-	}
-	return b.String()
-}
-
 // TestConfigAliasBombThroughBinary: 'related --recompute --config' with
-// eight levels of aliases (a 362-byte file that took 0.97 GB) is refused
+// eight levels of aliases (similarity/testdata/alias_bomb.yaml, 362 bytes
+// that took 0.97 GB) is refused
 // with exit 3, a located error in a config's words, and small memory; the
 // links stay as they were.
 func TestConfigAliasBombThroughBinary(t *testing.T) {
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "bomb.yaml")
-	body := strings.ReplaceAll(aliasBomb(8), `"lol"`, "1") + "w_text: *l7\n"
-	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := filepath.Join("..", "..", "similarity", "testdata", "alias_bomb.yaml")
 	db := filepath.Join(dir, "c.duckdb")
 	copyDB(t, bundledDB, db)
 	before := fingerprint(t, db, false)

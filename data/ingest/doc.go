@@ -18,7 +18,10 @@
 //     under "## Section" headings.
 //
 // Errors are *incident.Error values naming the file, and the line and field
-// where known. A file with one bad case is refused whole.
+// where known. A file with one bad case is refused whole. Only regular
+// files are read (data/safefile), at most MaxFileSize bytes: a FIFO, a
+// device or a socket is a *Skipped, reported and left out. Front matter is
+// decoded by data/safeyaml, the project's one guarded YAML decoder.
 //
 // Result.Notes says, per case, what was extracted or assumed. Each note
 // starts with the case id and a colon:
