@@ -200,6 +200,13 @@ func TestTruncatedJSONLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkLocated(t, LoadFile(path, "").Err, path, incident.ErrSyntax, 2500, "")
+	// The same in an array, one case a line after the "[" line.
+	arr := "[\n" + strings.ReplaceAll(strings.TrimSuffix(b.String(), "\n"), "}\n", "},\n") + "\n]\n"
+	path = filepath.Join(dir, "missing_comma_array.json")
+	if err := os.WriteFile(path, []byte(arr), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkLocated(t, LoadFile(path, "").Err, path, incident.ErrSyntax, 2501, "")
 }
 
 // TestPlausibleDates: dates and times from 0000 or 9999 are refused with

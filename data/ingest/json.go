@@ -78,6 +78,9 @@ func parseJSON(in Input) (*Result, error) {
 	oneLine := true
 	for dec.More() {
 		begin := skipSpace(data, int(dec.InputOffset()))
+		if array && begin < len(data) && data[begin] == ',' {
+			begin = skipSpace(data, begin+1)
+		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			base, verr := valueError(data, begin, err)
