@@ -134,8 +134,10 @@ func TestConfigAliasBombThroughBinary(t *testing.T) {
 	if r.code != 3 || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "front matter") {
 		t.Errorf("exit %d, want 3 and %q:\n%s", r.code, want, r.stderr)
 	}
-	if r.maxRSSKiB > 300<<10 {
-		t.Errorf("peak RSS %d MiB, over the 300 MiB bound", r.maxRSSKiB>>10)
+	// The child's peak counts the test process's pages it shared until exec
+	// (200-300 MiB by now); the bomb took 952 MiB more.
+	if r.maxRSSKiB > 500<<10 {
+		t.Errorf("peak RSS %d MiB, over the 500 MiB bound", r.maxRSSKiB>>10)
 	}
 	if fp := fingerprint(t, db, false); fp != before {
 		t.Fatalf("the database changed")
