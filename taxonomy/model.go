@@ -64,15 +64,6 @@ func GoldTerms(in *incident.Incident, f incident.Facet, classes bool) []string {
 	return out
 }
 
-// classOf returns the top-level id of a term id.
-func classOf(id string) string {
-	for i := 0; i < len(id); i++ {
-		if id[i] == '/' {
-			return id[:i]
-		}
-	}
-	return id
-}
 
 // termCounts maps the features of a case's passages for facet f to
 // weighted counts. The model reads the facet's own field and the title

@@ -36,11 +36,17 @@ type Term struct {
 }
 
 // Class returns the top-level term id: "hardware" for "hardware/power".
-func (t *Term) Class() string {
-	if i := strings.IndexByte(t.ID, '/'); i > 0 {
-		return t.ID[:i]
+func (t *Term) Class() string { return classOf(t.ID) }
+
+// classOf is the one statement of the rule that names the class of a
+// root-cause term: the part of its id before the slash ("hardware" for
+// "hardware/power"; a class is its own class). Vocab.ClassOf and Term.Class
+// expose it.
+func classOf(id string) string {
+	if i := strings.IndexByte(id, '/'); i > 0 {
+		return id[:i]
 	}
-	return t.ID
+	return id
 }
 
 // FacetDef is one facet with its terms in file order.
@@ -177,6 +183,20 @@ func (v *Vocab) Facet(f incident.Facet) *FacetDef {
 
 // Term returns the term with this id in facet f, or nil.
 func (v *Vocab) Term(f incident.Facet, id string) *Term { return v.byID[f][id] }
+
+// HasTerm reports whether facet f has a term with this id.
+func (v *Vocab) HasTerm(f incident.Facet, id string) bool { return v.Term(f, id) != nil }
+
+// ClassOf returns the class of a root-cause term id: "hardware" for
+// "hardware/power", the id itself for a class (the parent a vocabulary term
+// names; for an id the vocabulary does not define, the part before the
+// slash).
+func (v *Vocab) ClassOf(id string) string {
+	if t := v.Term(incident.RootCause, id); t != nil && t.Parent != "" {
+		return t.Parent
+	}
+	return classOf(id)
+}
 
 // Label returns the label of a term id, or the id itself when unknown.
 func (v *Vocab) Label(f incident.Facet, id string) string {
