@@ -105,7 +105,7 @@ func TestIccoSplit(t *testing.T) {
 type fakeVocab map[string]bool
 
 func (v fakeVocab) HasTerm(f incident.Facet, id string) bool { return v[string(f)+":"+id] }
-func (v fakeVocab) ClassOf(id string) string                   { c, _, _ := strings.Cut(id, "/"); return c }
+func (v fakeVocab) ClassOf(id string) string                 { c, _, _ := strings.Cut(id, "/"); return c }
 
 func TestParseCaseLabelsRejects(t *testing.T) {
 	good := "cases:\n- id: a\n  root_cause: hardware/power\n  class: hardware\n  stated: true\n  sure: high\n"

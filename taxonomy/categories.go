@@ -115,3 +115,70 @@ func (r *CategoryReport) Table() (header []string, rows [][]string) {
 	rows = append(rows, []string{r.Source, "(micro, mapped)", fmt.Sprint(r.Cases), "", "", f3(r.Micro.Precision), f3(r.Micro.Recall), f3(r.Micro.F1)})
 	return header, rows
 }
+
+// RootCauseCategories returns, for a source, the categories whose mapping
+// names a root cause, each with only its root-cause tags: the categories a
+// root-cause tag can be scored against ("Config Errors", "Time"; not
+// "Database", a component).
+func (v *Vocab) RootCauseCategories(source string) []*CategoryMapping {
+	var out []*CategoryMapping
+	for _, s := range v.CategorySources() {
+		if s.ID != source {
+			continue
+		}
+		for _, c := range s.Categories {
+			rc := &CategoryMapping{Name: c.Name, Note: c.Note}
+			for _, t := range c.tags {
+				if t.Facet == incident.RootCause {
+					rc.Tags = append(rc.Tags, string(t.Facet)+":"+t.Term)
+					rc.tags = append(rc.tags, t)
+				}
+			}
+			if len(rc.tags) > 0 {
+				out = append(out, rc)
+			}
+		}
+	}
+	return out
+}
+
+// EvaluateRootCausesAgainstCategories scores the root causes t gives the
+// cases of a source's root-cause categories (see RootCauseCategories) as a
+// classification: each case's reference is its category, its prediction
+// the category whose root-cause tags its root cause matches (a class also
+// accepts its subclasses), or none. Cases of other categories are left
+// out: an uncategorised entry says nothing about its cause.
+func EvaluateRootCausesAgainstCategories(t *Tagger, source string, cases []*incident.Incident) *RootCauseReport {
+	v := t.Vocab()
+	cats := v.RootCauseCategories(source)
+	byName := map[string]*CategoryMapping{}
+	for _, c := range cats {
+		byName[NormalizeKey(c.Name)] = c
+	}
+	var refs []Reference
+	var preds []Prediction
+	for _, in := range cases {
+		var ref *CategoryMapping
+		for _, name := range in.Categories {
+			if c := byName[NormalizeKey(name)]; c != nil {
+				ref = c
+			}
+		}
+		if ref == nil {
+			continue
+		}
+		refs = append(refs, Reference{ID: in.ID, Term: ref.Name, Class: ref.Name, Stated: true})
+		p := Prediction{ID: in.ID}
+		if d := t.RootCause(in); d.Tag != nil {
+			p.Term, p.Class, p.Confidence, p.Evidence = d.Tag.Term, "(other: "+v.ClassOf(d.Tag.Term)+")", d.Tag.Confidence, d.Tag.Evidence
+			for _, c := range cats {
+				if c.Recognised([]incident.Tag{*d.Tag}) {
+					p.Class = c.Name
+					break
+				}
+			}
+		}
+		preds = append(preds, p)
+	}
+	return ScoreRootCauses(v, source, refs, preds)
+}

@@ -2,7 +2,6 @@ package taxonomy
 
 import (
 	"fmt"
-	"math/rand"
 	"sort"
 
 	"incidents/data/incident"
@@ -28,90 +27,68 @@ func prf(tp, fp, fn int) PRF {
 	return p
 }
 
-// ModeResult is how one mode scored on one facet, held out.
-type ModeResult struct {
-	Mode Mode
-	// Micro pools every (case, term) decision; Macro averages the
-	// precision, recall and F1 of each term that occurs in the gold tags or
-	// the predictions (Macro.F1 is the mean of the per-term F1s).
-	Micro   PRF
-	Macro   PRF
-	MacroF1 float64 // = Macro.F1
-	// For the root cause only: the same over classes ("hardware" for
-	// "hardware/power").
-	ClassMicro   PRF
-	ClassMacroF1 float64
-}
-
-// FacetResult compares the modes on one facet.
-type FacetResult struct {
+// FacetScore is how a tagger's tags of one facet compare with the human
+// tags of the cases that have any.
+type FacetScore struct {
 	Facet incident.Facet
-	// Cases is how many cases carry a human or imported tag of the facet;
-	// only they are scored.
-	Cases   int
-	Results []ModeResult // in Modes order
-	// Chosen is the mode that scored best (class macro-F1 for the root
-	// cause, micro-F1 otherwise); ties go to the simpler mode.
-	Chosen Mode
+	// Cases is how many cases carry a human tag of the facet; only they
+	// are scored.
+	Cases int
+	// Micro pools every (case, term) decision; MacroF1 averages the F1 of
+	// each term that occurs in the human tags or the tags given.
+	Micro   PRF
+	MacroF1 float64
 }
 
-// Result returns the result of one mode.
-func (fr *FacetResult) Result(m Mode) *ModeResult {
-	for i := range fr.Results {
-		if fr.Results[i].Mode == m {
-			return &fr.Results[i]
-		}
-	}
-	return nil
-}
-
-// TaggerReport is a k-fold cross-validated comparison of the rule tagger,
-// the learned model and their combination. Models are trained only on the
-// folds not being scored.
-type TaggerReport struct {
-	Cases  int
-	Folds  int
-	Seed   int64
-	Facets []FacetResult
-}
-
-// Facet returns the result of one facet, or nil.
-func (r *TaggerReport) Facet(f incident.Facet) *FacetResult {
-	for i := range r.Facets {
-		if r.Facets[i].Facet == f {
-			return &r.Facets[i]
-		}
-	}
-	return nil
-}
-
-// RootCauseClassF1 is the held-out root-cause class macro-F1 of a mode.
-func (r *TaggerReport) RootCauseClassF1(m Mode) float64 {
-	if fr := r.Facet(incident.RootCause); fr != nil {
-		if res := fr.Result(m); res != nil {
-			return res.ClassMacroF1
-		}
-	}
-	return 0
-}
-
-// Table returns the report as a header and rows for printing: one row per
-// facet and mode, the chosen mode marked with "*".
-func (r *TaggerReport) Table() (header []string, rows [][]string) {
-	header = []string{"facet", "mode", "cases", "precision", "recall", "micro_f1", "macro_f1", "class_macro_f1", "chosen"}
-	for _, fr := range r.Facets {
-		for _, res := range fr.Results {
-			cls := ""
-			if fr.Facet == incident.RootCause {
-				cls = f3(res.ClassMacroF1)
+// EvaluateFacets scores t's tags of every facet against the human tags of
+// cases (imported tags are another tool's categories and are not a
+// reference). Root causes are compared by term; see ScoreRootCauses for
+// class-level figures.
+func EvaluateFacets(t *Tagger, cases []*incident.Incident) []FacetScore {
+	acc := map[incident.Facet]counts{}
+	n := map[incident.Facet]int{}
+	for _, in := range cases {
+		tags := t.Tag(in)
+		for _, f := range incident.Facets {
+			var gold []string
+			for _, tg := range in.Tags {
+				if tg.Facet == f && tg.Origin == incident.Human && tg.Term != "" {
+					gold = append(gold, tg.Term)
+				}
 			}
-			chosen := ""
-			if res.Mode == fr.Chosen {
-				chosen = "*"
+			if len(gold) == 0 {
+				continue
 			}
-			rows = append(rows, []string{string(fr.Facet), string(res.Mode), fmt.Sprint(fr.Cases),
-				f3(res.Micro.Precision), f3(res.Micro.Recall), f3(res.Micro.F1), f3(res.MacroF1), cls, chosen})
+			n[f]++
+			var pred []string
+			for _, tg := range tags {
+				if tg.Facet == f {
+					pred = append(pred, tg.Term)
+				}
+			}
+			if acc[f] == nil {
+				acc[f] = counts{}
+			}
+			acc[f].add(gold, pred)
 		}
+	}
+	var out []FacetScore
+	for _, f := range incident.Facets {
+		if n[f] == 0 {
+			continue
+		}
+		s := FacetScore{Facet: f, Cases: n[f]}
+		s.Micro, s.MacroF1 = acc[f].scores()
+		out = append(out, s)
+	}
+	return out
+}
+
+// FacetTable returns facet scores as a header and rows for printing.
+func FacetTable(scores []FacetScore) (header []string, rows [][]string) {
+	header = []string{"facet", "cases", "precision", "recall", "micro_f1", "macro_f1"}
+	for _, s := range scores {
+		rows = append(rows, []string{string(s.Facet), fmt.Sprint(s.Cases), f3(s.Micro.Precision), f3(s.Micro.Recall), f3(s.Micro.F1), f3(s.MacroF1)})
 	}
 	return header, rows
 }
@@ -177,139 +154,4 @@ func (c counts) all() (micro, macro PRF) {
 		macro.F1 /= n
 	}
 	return prf(tp, fp, fn), macro
-}
-
-func termIDs(tags []incident.Tag, classes bool) []string {
-	var out []string
-	for _, t := range tags {
-		if classes {
-			out = append(out, classOf(t.Term))
-		} else {
-			out = append(out, t.Term)
-		}
-	}
-	return out
-}
-
-// EvaluateTagger scores the rules, the model and their combination on every
-// facet with k-fold cross-validation over the cases (folds >= 2; shuffled
-// with seed). Each fold's models learn only from the other folds. Gold tags
-// are the human and imported tags; a facet is scored on the cases that have
-// any.
-func EvaluateTagger(cases []*incident.Incident, folds int, seed int64) *TaggerReport {
-	return evaluate(Default(), cases, folds, seed, trainWith)
-}
-
-// trainFunc learns a model; evaluate takes one so tests can watch what each
-// fold trains on.
-type trainFunc func(cases []*incident.Incident, f incident.Facet, tf func(*incident.Incident) map[string]float64) *Model
-
-func evaluate(v *Vocab, cases []*incident.Incident, folds int, seed int64, train trainFunc) *TaggerReport {
-	if folds < 2 {
-		folds = 2
-	}
-	if folds > len(cases) && len(cases) >= 2 {
-		folds = len(cases)
-	}
-	rep := &TaggerReport{Cases: len(cases), Folds: folds, Seed: seed}
-	order := rand.New(rand.NewSource(seed)).Perm(len(cases))
-	fold := make([]int, len(cases))
-	for i, j := range order {
-		fold[j] = i % folds
-	}
-	type acc struct{ terms, classes counts }
-	res := map[incident.Facet]map[Mode]*acc{}
-	nCases := map[incident.Facet]int{}
-	for _, f := range incident.Facets {
-		res[f] = map[Mode]*acc{}
-		for _, m := range Modes {
-			res[f][m] = &acc{counts{}, counts{}}
-		}
-	}
-	// Rule scores and term counts do not depend on the fold: compute them once.
-	rules := make([]map[incident.Facet]map[string]Hit, len(cases))
-	tfs := make([]map[incident.Facet]map[string]float64, len(cases))
-	pos := make(map[*incident.Incident]int, len(cases))
-	for i, in := range cases {
-		pos[in] = i
-		rules[i] = map[incident.Facet]map[string]Hit{}
-		tfs[i] = map[incident.Facet]map[string]float64{}
-		for _, f := range incident.Facets {
-			if len(GoldTerms(in, f, false)) == 0 {
-				continue
-			}
-			rules[i][f] = v.RuleScores(in, f)
-			tfs[i][f] = termCounts(in, f)
-		}
-	}
-	for k := 0; k < folds; k++ {
-		var trainSet, test []*incident.Incident
-		for i, in := range cases {
-			if fold[i] == k {
-				test = append(test, in)
-			} else {
-				trainSet = append(trainSet, in)
-			}
-		}
-		for _, f := range incident.Facets {
-			m := train(trainSet, f, func(in *incident.Incident) map[string]float64 { return tfs[pos[in]][f] })
-			t := NewRuleTagger(v).WithModel(m, ModeModel)
-			for _, in := range test {
-				gold := GoldTerms(in, f, false)
-				if len(gold) == 0 {
-					continue
-				}
-				nCases[f]++
-				i := pos[in]
-				model := m.probs(tfs[i][f])
-				for _, m := range Modes {
-					pred := t.decide(f, m, rules[i][f], model)
-					a := res[f][m]
-					a.terms.add(gold, termIDs(pred, false))
-					if f == incident.RootCause {
-						a.classes.add(GoldTerms(in, f, true), termIDs(pred, true))
-					}
-				}
-			}
-		}
-	}
-	for _, f := range incident.Facets {
-		fr := FacetResult{Facet: f, Cases: nCases[f]}
-		bestScore := -1.0
-		for _, m := range Modes {
-			a := res[f][m]
-			mr := ModeResult{Mode: m}
-			mr.Micro, mr.Macro = a.terms.all()
-			mr.MacroF1 = mr.Macro.F1
-			score := mr.Micro.F1
-			if f == incident.RootCause {
-				mr.ClassMicro, mr.ClassMacroF1 = a.classes.scores()
-				score = mr.ClassMacroF1
-			}
-			if score > bestScore+1e-9 {
-				bestScore, fr.Chosen = score, m
-			}
-			fr.Results = append(fr.Results, mr)
-		}
-		rep.Facets = append(rep.Facets, fr)
-	}
-	return rep
-}
-
-// TrainTagger evaluates the modes by cross-validation (see EvaluateTagger),
-// then trains a model per facet on all the cases and returns a tagger that
-// uses, per facet, the mode that measured best, with the report that chose.
-// With fewer than 2*folds tagged cases it returns the rule tagger.
-func TrainTagger(v *Vocab, cases []*incident.Incident, folds int, seed int64) (*Tagger, *TaggerReport) {
-	t := NewRuleTagger(v)
-	if len(cases) < 2*folds {
-		return t, nil
-	}
-	rep := evaluate(v, cases, folds, seed, trainWith)
-	for _, fr := range rep.Facets {
-		if fr.Chosen != ModeRules {
-			t.WithModel(Train(cases, fr.Facet), fr.Chosen)
-		}
-	}
-	return t, rep
 }

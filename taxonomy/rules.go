@@ -16,8 +16,10 @@ type Passage struct {
 	Text   string
 	Weight float64
 	// Primary is true for a sentence of the facet's own field (the case's
-	// root_cause text for the root-cause facet).
+	// root_cause text for the root cause), of a section with that role, or
+	// with a primary cue ("the root cause was").
 	Primary bool
+	Role    Role
 }
 
 // primaryField names each facet's own field, when it has one.
@@ -28,60 +30,118 @@ var primaryField = map[incident.Facet]string{
 
 // forwardLooking recognises sentences about what will be done, which say
 // nothing about what happened ("Follow-ups: add alerts, ...").
-var forwardLooking = regexp.MustCompile(`(?i)^\W*(follow[\s-]?ups?|plans?|commitments?|action items?|lessons?( learned)?|next steps|going forward|in the future|to prevent|we will|we are (going|working|planning)|improvements?|future work)\b`)
+var forwardLooking = regexp.MustCompile(`(?i)^\W*(follow[\s-]?ups?|plans?|commitments?|action items?|lessons?( learned)?|next steps|going forward|in the future|to prevent|we will|we are (going|working|planning)|we('re| are) (adding|improving|implementing)|improvements?|future work)\b`)
 
 // fieldWeights lists, per facet, how much each field of a case counts.
-// Fields absent from a facet's list are not read for it.
+// Fields absent from a facet's list are not read for it. A narrative
+// section counts as the field its role names (see roleField): the text
+// under "Root cause:" weighs what a root_cause field weighs.
 var fieldWeights = map[incident.Facet]map[string]float64{
-	incident.Symptom:     {"symptoms": 1, "title": 1, "summary": 0.7, "narrative": 0.5},
-	incident.RootCause:   {"root_cause": 1, "title": 0.7, "summary": 0.7, "narrative": 0.5, "trigger": 0.4},
-	incident.Trigger:     {"trigger": 1, "title": 0.6, "summary": 0.6, "narrative": 0.5, "root_cause": 0.4},
-	incident.Component:   {"title": 1, "summary": 0.8, "root_cause": 0.8, "symptoms": 0.6, "narrative": 0.5, "trigger": 0.6},
+	incident.Symptom:     {"symptoms": 1, "title": 1, "summary": 0.7, "narrative": 0.5, "background": 0.25},
+	incident.RootCause:   {"root_cause": 1, "title": 0.7, "summary": 0.7, "narrative": 0.5, "trigger": 0.4, "background": 0.25},
+	incident.Trigger:     {"trigger": 1, "title": 0.6, "summary": 0.6, "narrative": 0.5, "root_cause": 0.4, "background": 0.25},
+	incident.Component:   {"title": 1, "summary": 0.8, "root_cause": 0.8, "symptoms": 0.6, "narrative": 0.5, "trigger": 0.6, "background": 0.4},
 	incident.Detection:   {"detection": 1, "narrative": 0.4, "summary": 0.4},
 	incident.Remediation: {"remediation": 1, "narrative": 0.4, "summary": 0.4},
 }
 
-// caseFields returns the texts of a case by field name.
-func caseFields(in *incident.Incident) map[string]string {
-	return map[string]string{
-		"title":       in.Title,
-		"summary":     in.Summary,
-		"narrative":   in.Narrative,
-		"symptoms":    in.Symptoms,
-		"root_cause":  in.RootCause,
-		"trigger":     in.Trigger,
-		"detection":   in.Detection,
-		"remediation": strings.Join(in.Remediation, "\n"),
+// roleField is the field whose weight a sentence of each role takes;
+// follow-up sentences (action items, lessons) are not read at all.
+var roleField = map[Role]string{
+	RoleBody: "narrative", RoleTitle: "title", RoleSummary: "summary", RoleCause: "root_cause", RoleTrigger: "trigger",
+	RoleImpact: "symptoms", RoleDetection: "detection", RoleRemediation: "remediation", RoleTimeline: "narrative",
+	RoleBackground: "background",
+}
+
+// A cue is a phrase that marks a sentence as a statement about a facet
+// wherever it stands ("the root cause was", "caused by" for the root cause;
+// "we were alerted" for detection). A sentence with an asserted cue weighs
+// at least Weight; a Primary cue also makes it count as the facet's own
+// statement (see Passage.Primary).
+type cue struct {
+	re      *regexp.Regexp
+	weight  float64
+	primary bool
+}
+
+// Cue weights: a strong cue states the facet outright; a weak one
+// ("because", "due to") often explains a detail rather than the incident.
+const (
+	strongCue = 1.0
+	weakCue   = 0.75
+)
+
+var facetCues = map[incident.Facet][]cue{
+	incident.RootCause: {
+		{regexp.MustCompile(`(?i)\b(root[\s-]?caus\w*|underlying (cause|issue|problem)|primary cause|proximate cause|(was|were) caused by|(is|was) the cause|the cause (of|was)|(was|were) (due|traced|attributed) to|stemm(ed|ing) from|(the|this) (issue|problem|failure|outage|incident) was (a|an|the|that|caused)|resulted from|was the result of|originated (in|from))\b`), strongCue, true},
+		{regexp.MustCompile(`(?i)\b(caused( by)?|causing|due to|because|as a result of|owing to|triggered by|led to|leading to|resulting in|resulted in)\b`), weakCue, false},
+	},
+	incident.Trigger: {
+		{regexp.MustCompile(`(?i)\b(trigger(ed|s)?|began when|started when|kicked off|set off|precipitated)\b`), strongCue, true},
+	},
+	incident.Detection: {
+		{regexp.MustCompile(`(?i)\b(alert(ed|s|ing)?|paged|detected|noticed|discovered|became aware|first reported|reported by|monitoring (showed|detected|fired|caught))\b`), strongCue, true},
+	},
+	incident.Remediation: {
+		{regexp.MustCompile(`(?i)\b(mitigat\w*|rolled back|roll(ed|ing)? back|revert(ed|ing)?|restor(ed|ing)|recovered|resolved|failed over|restart(ed|ing)|fixed by|to resolve|to mitigate)\b`), weakCue, false},
+	},
+}
+
+// cueWeight returns the weight a sentence's asserted cues of facet f give
+// it, and whether one of them is primary.
+func cueWeight(f incident.Facet, s string) (float64, bool) {
+	w, primary := 0.0, false
+	for _, c := range facetCues[f] {
+		for _, loc := range c.re.FindAllStringIndex(s, -1) {
+			if PolarityAt(s, loc[0], loc[1]) == Negated {
+				continue
+			}
+			w = max(w, c.weight)
+			primary = primary || c.primary
+			break
+		}
 	}
+	return w, primary
 }
 
 // Passages returns the sentences of a case that bear on facet f, each with
-// its field weight, in a stable order (strongest field first). The same
-// sentence appearing in two fields is kept once, at the higher weight.
+// its weight, in a stable order (strongest first). A sentence weighs what
+// its field weighs, a narrative sentence what the field of its section
+// weighs (see Segment), and at least what its cues give it. Follow-up
+// sections and forward-looking sentences are left out. The same sentence
+// appearing twice is kept once, at the higher weight.
 func Passages(in *incident.Incident, f incident.Facet) []Passage {
-	fields := caseFields(in)
 	ws := fieldWeights[f]
-	names := make([]string, 0, len(ws))
-	for n := range ws {
-		names = append(names, n)
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if ws[names[i]] != ws[names[j]] {
-			return ws[names[i]] > ws[names[j]]
-		}
-		return names[i] < names[j]
-	})
-	seen := map[string]bool{}
+	own := primaryField[f]
+	best := map[string]int{}
 	var out []Passage
-	for _, n := range names {
-		for _, s := range Sentences(fields[n]) {
-			if seen[s] || forwardLooking.MatchString(s) {
-				continue
-			}
-			seen[s] = true
-			out = append(out, Passage{Text: s, Weight: ws[n], Primary: n == primaryField[f]})
+	for _, s := range Segment(in) {
+		field, read := roleField[s.Role]
+		if !read || forwardLooking.MatchString(s.Text) {
+			continue
 		}
+		w, ok := ws[field]
+		primary := field == own && own != ""
+		if cw, cp := cueWeight(f, s.Text); cw > 0 && (ok || s.Field == "narrative" || s.Field == "summary") {
+			if cw > w {
+				w, ok = cw, true
+			}
+			primary = primary || cp
+		}
+		if !ok || w <= 0 {
+			continue
+		}
+		p := Passage{Text: s.Text, Weight: w, Primary: primary, Role: s.Role}
+		if i, seen := best[s.Text]; seen {
+			if w > out[i].Weight {
+				out[i] = p
+			}
+			continue
+		}
+		best[s.Text] = len(out)
+		out = append(out, p)
 	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Weight > out[j].Weight })
 	// A case with none of the strongest fields (a raw postmortem: only a
 	// narrative) is read at full weight: its best text is all there is.
 	top := 0.0
@@ -111,33 +171,33 @@ const (
 )
 
 // RuleScores matches the vocabulary patterns of facet f against the case's
-// sentences. A negated match does not count; a hedged one counts half; a
-// match is worth ruleBase times the field weight times the term's weight.
-// The support of several sentences combines as a noisy-or. When the facet's
-// own field (see Passages) matched any term, the other fields count for a
-// third: the case's own statement of its root cause outweighs narrative
-// asides. Within one sentence, a matched term silences the terms it
-// overrides ("DDoS attack" is overload/ddos, not also security), and a term
-// with a confidence of 0.5 or more silences them in the whole case.
+// sentences (see TermEvidence) and combines the support (see
+// CombineEvidence).
 func (v *Vocab) RuleScores(in *incident.Incident, f incident.Facet) map[string]Hit {
+	ps := Passages(in, f)
+	return v.CombineEvidence(f, ps, v.TermEvidence(f, ps))
+}
+
+// TermEvidence returns, for each passage, the terms of facet f its
+// patterns match and what each match is worth: ruleBase times the passage
+// weight times the term's weight (at most 0.99); a negated match does not
+// count, a hedged one counts half. Within one sentence a matched term
+// silences the terms it overrides ("DDoS attack" is overload/ddos, not also
+// security).
+func (v *Vocab) TermEvidence(f incident.Facet, ps []Passage) []map[string]float64 {
 	d := v.Facet(f)
 	if d == nil {
 		return nil
 	}
-	type acc struct {
-		conf, best float64
-		evidence   string
-	}
-	primary, secondary := map[string]*acc{}, map[string]*acc{}
-	for _, p := range Passages(in, f) {
-		into := secondary
-		if p.Primary {
-			into = primary
-		}
-		matched := map[string]float64{}
+	out := make([]map[string]float64, len(ps))
+	for i, p := range ps {
+		var matched map[string]float64
 		lower := strings.ToLower(p.Text)
 		for _, t := range d.Terms {
 			if c := matchLower(t, p.Text, lower); c > 0 {
+				if matched == nil {
+					matched = map[string]float64{}
+				}
 				matched[t.ID] = c
 			}
 		}
@@ -148,12 +208,42 @@ func (v *Vocab) RuleScores(in *incident.Incident, f incident.Facet) map[string]H
 				}
 			}
 		}
+		for id, c := range matched {
+			matched[id] = math.Min(0.99, c*ruleBase*p.Weight*v.Term(f, id).Weight)
+		}
+		out[i] = matched
+	}
+	return out
+}
+
+// CombineEvidence turns per-passage term evidence into one score per term:
+// the support of several sentences combines as a noisy-or, and the evidence
+// is the sentence worth most. When a primary passage (the facet's own
+// field or section, or a sentence with a primary cue) matched any term, the
+// other passages count for a third: the case's own statement of its root
+// cause outweighs narrative asides. A term with a confidence of 0.5 or
+// more silences the terms it overrides in the whole case ("thousands of IPs
+// attacked" in a DDoS case).
+func (v *Vocab) CombineEvidence(f incident.Facet, ps []Passage, ev []map[string]float64) map[string]Hit {
+	d := v.Facet(f)
+	if d == nil {
+		return nil
+	}
+	type acc struct {
+		conf, best float64
+		evidence   string
+	}
+	primary, secondary := map[string]*acc{}, map[string]*acc{}
+	for i, p := range ps {
+		into := secondary
+		if p.Primary {
+			into = primary
+		}
 		for _, t := range d.Terms {
-			c := matched[t.ID]
+			c := ev[i][t.ID]
 			if c == 0 {
 				continue
 			}
-			c = math.Min(0.99, c*ruleBase*p.Weight*t.Weight)
 			a := into[t.ID]
 			if a == nil {
 				a = &acc{}
@@ -182,8 +272,6 @@ func (v *Vocab) RuleScores(in *incident.Incident, f incident.Facet) map[string]H
 		h.Confidence = 1 - (1-h.Confidence)*(1-c)
 		out[id] = h
 	}
-	// A strongly supported term also silences the terms it overrides in
-	// other sentences ("thousands of IPs attacked" in a DDoS case).
 	for _, t := range d.Terms {
 		if out[t.ID].Confidence >= 0.5 {
 			for _, o := range t.Overrides {

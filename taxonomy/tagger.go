@@ -6,129 +6,68 @@ import (
 	"incidents/data/incident"
 )
 
-// Mode says which evidence a Tagger uses for one facet.
-type Mode string
+// ruleThreshold is the rule score a term of a facet other than the root
+// cause needs to be tagged.
+const ruleThreshold = 0.5
 
-// Modes.
-const (
-	ModeRules    Mode = "rules"    // vocabulary patterns only
-	ModeModel    Mode = "model"    // the learned model only
-	ModeCombined Mode = "combined" // the mean of both scores
-)
-
-// Modes lists the modes in comparison order.
-var Modes = []Mode{ModeRules, ModeModel, ModeCombined}
-
-// Emission thresholds: a term is tagged when its score reaches the
-// threshold of the mode (root causes instead take the best class, see Tag).
-var thresholds = map[Mode]float64{ModeRules: 0.5, ModeModel: 0.5, ModeCombined: 0.3}
-
-// minRootCause is the least score a root-cause class needs to be tagged.
-var minRootCause = map[Mode]float64{ModeRules: 0.25, ModeModel: 0.2, ModeCombined: 0.2}
-
-// Tagger assigns automatic tags to cases. A rule tagger (NewRuleTagger)
-// uses only the vocabulary patterns; WithModel adds a learned model for a
-// facet and says how to use it.
+// Tagger assigns automatic tags to cases. Every facet is tagged from the
+// vocabulary's patterns (TermEvidence, CombineEvidence); the root cause is
+// decided by a learned model over that evidence and the words of the
+// cause-weighted passages when the tagger has one (NewTagger; Shipped
+// returns the embedded one), by the rules alone otherwise (NewRuleTagger).
 type Tagger struct {
-	v      *Vocab
-	models map[incident.Facet]*Model
-	modes  map[incident.Facet]Mode
+	v  *Vocab
+	rc *RootCauseModel
 }
 
-// NewRuleTagger returns a tagger that uses the patterns of v for every facet.
-func NewRuleTagger(v *Vocab) *Tagger {
-	return &Tagger{v: v, models: map[incident.Facet]*Model{}, modes: map[incident.Facet]Mode{}}
-}
+// NewRuleTagger returns a tagger that uses only the patterns of v.
+func NewRuleTagger(v *Vocab) *Tagger { return &Tagger{v: v} }
 
-// WithModel makes t use m for m's facet in the given mode (ModeModel or
-// ModeCombined; ModeRules keeps the model unused). It returns t.
-func (t *Tagger) WithModel(m *Model, mode Mode) *Tagger {
-	t.models[m.Facet] = m
-	t.modes[m.Facet] = mode
-	return t
-}
-
-// Mode returns how t tags facet f.
-func (t *Tagger) Mode(f incident.Facet) Mode {
-	if m, ok := t.modes[f]; ok && t.models[f] != nil {
-		return m
-	}
-	return ModeRules
-}
+// NewTagger returns a tagger that decides root causes with m (nil: rules).
+func NewTagger(v *Vocab, m *RootCauseModel) *Tagger { return &Tagger{v: v, rc: m} }
 
 // Vocab returns the vocabulary t tags with.
 func (t *Tagger) Vocab() *Vocab { return t.v }
 
+// Model returns the root-cause model, nil for a rule tagger.
+func (t *Tagger) Model() *RootCauseModel { return t.rc }
+
 // Tag returns automatic tags for a case, facet by facet in display order:
-// every term whose score reaches the threshold, and for the root cause the
-// single best class, refined to a subclass when a subclass pattern supports
-// it. Each tag has Origin auto, a Confidence in (0, 1] and as Evidence the
-// sentence that supported it best. The case itself is not changed.
+// for every facet but the root cause, each term whose rule score reaches
+// ruleThreshold; for the root cause at most one tag (see RootCause). Each
+// tag has Origin auto, a Confidence in (0, 1] and as Evidence the sentence
+// that supported it best. The case itself is not changed.
 func (t *Tagger) Tag(in *incident.Incident) []incident.Tag {
+	tags, _ := t.TagCase(in)
+	return tags
+}
+
+// TagCase is Tag that also returns how the root cause was decided (why
+// none was given, for one).
+func (t *Tagger) TagCase(in *incident.Incident) ([]incident.Tag, RootCauseDecision) {
 	var out []incident.Tag
+	var d RootCauseDecision
 	for _, f := range incident.Facets {
-		out = append(out, t.tagFacet(in, f, t.Mode(f))...)
+		if f == incident.RootCause {
+			if d = t.RootCause(in); d.Tag != nil {
+				out = append(out, *d.Tag)
+			}
+			continue
+		}
+		out = append(out, t.ruleTags(in, f)...)
 	}
-	return out
+	return out, d
 }
 
-// tagFacet tags one facet in one mode.
-func (t *Tagger) tagFacet(in *incident.Incident, f incident.Facet, mode Mode) []incident.Tag {
-	rules := t.v.RuleScores(in, f)
-	var model map[string]Hit
-	if mode != ModeRules {
-		model = t.models[f].Scores(in)
-	}
-	return t.decide(f, mode, rules, model)
-}
-
-// decide turns rule and model scores of one facet into tags.
-func (t *Tagger) decide(f incident.Facet, mode Mode, rules, model map[string]Hit) []incident.Tag {
-	var scores map[string]Hit
-	switch mode {
-	case ModeModel:
-		scores = model
-	case ModeCombined:
-		scores = combine(t.v, f, rules, model)
-	default:
-		scores = rules
-	}
-	if f == incident.RootCause {
-		return t.rootCause(scores, rules, mode)
-	}
+// ruleTags tags one facet from its rule scores.
+func (t *Tagger) ruleTags(in *incident.Incident, f incident.Facet) []incident.Tag {
 	var out []incident.Tag
-	for id, h := range scores {
-		if h.Confidence >= thresholds[mode] && h.Confidence > 0 {
+	for id, h := range t.v.RuleScores(in, f) {
+		if h.Confidence >= ruleThreshold && h.Evidence != "" {
 			out = append(out, autoTag(f, id, h))
 		}
 	}
 	sortTags(out)
-	return out
-}
-
-// ruleShare is the weight of the rule score in a combined score; the
-// model's probability has the rest.
-var ruleShare = 0.6
-
-// combine averages rule and model scores (see ruleShare). For the root cause the model
-// scores classes, so rule scores are first rolled up to their class.
-func combine(v *Vocab, f incident.Facet, rules, model map[string]Hit) map[string]Hit {
-	r := rules
-	if f == incident.RootCause {
-		r = classScores(rules)
-	}
-	out := map[string]Hit{}
-	for id, h := range r {
-		out[id] = Hit{Confidence: h.Confidence * ruleShare, Evidence: h.Evidence}
-	}
-	for id, h := range model {
-		c := out[id]
-		c.Confidence += h.Confidence * (1 - ruleShare)
-		if c.Evidence == "" {
-			c.Evidence = h.Evidence
-		}
-		out[id] = c
-	}
 	return out
 }
 
@@ -149,41 +88,6 @@ func classScores(terms map[string]Hit) map[string]Hit {
 		out[c] = o
 	}
 	return out
-}
-
-// rootCause picks the best class and, when the rules found a subclass of
-// it, that subclass. "unknown" competes like any class: a source that says
-// its cause was never established outweighs the causes it merely mentions
-// (the vocabulary gives "unknown" a high weight).
-func (t *Tagger) rootCause(scores, rules map[string]Hit, mode Mode) []incident.Tag {
-	cls := scores
-	if mode == ModeRules {
-		cls = classScores(scores)
-	}
-	bestID, best := "", Hit{}
-	for _, id := range sortedKeys(cls) {
-		if h := cls[id]; h.Confidence > best.Confidence {
-			bestID, best = id, h
-		}
-	}
-	if bestID == "" || best.Confidence < minRootCause[mode] {
-		return nil
-	}
-	id := bestID
-	sub := ""
-	for _, tid := range sortedKeys(rules) {
-		if classOf(tid) == bestID && tid != bestID && rules[tid].Confidence >= 0.3 &&
-			(sub == "" || rules[tid].Confidence > rules[sub].Confidence) {
-			sub = tid
-		}
-	}
-	if sub != "" {
-		id = sub
-		if best.Evidence == "" || rules[sub].Evidence != "" {
-			best.Evidence = rules[sub].Evidence
-		}
-	}
-	return []incident.Tag{autoTag(incident.RootCause, id, best)}
 }
 
 func autoTag(f incident.Facet, id string, h Hit) incident.Tag {

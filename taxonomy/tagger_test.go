@@ -1,6 +1,7 @@
 package taxonomy
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -133,30 +134,57 @@ func TestMergeAuto(t *testing.T) {
 	}
 }
 
-func TestModelLearnsAndScores(t *testing.T) {
-	mk := func(id, text, term string) *incident.Incident {
-		return &incident.Incident{ID: id, Org: "o", Title: text, RootCause: text,
-			Tags: []incident.Tag{{Facet: incident.RootCause, Term: term, Origin: incident.Human}}}
+func TestRootCauseModelLearns(t *testing.T) {
+	v := Default()
+	mk := func(id, text, class string) Example {
+		in := &incident.Incident{ID: id, Org: "o", Title: "t", Narrative: text}
+		return Example{ID: id, Evidence: v.ReadCase(in), Class: class, Weight: 1}
 	}
-	var cases []*incident.Incident
-	for i := 0; i < 6; i++ {
-		cases = append(cases,
-			mk("p"+string(rune('a'+i)), "The zorblat generator tripped and the site went dark.", "hardware/power"),
-			mk("s"+string(rune('a'+i)), "A quindle parser mishandled the input and crashed.", "software-defect"))
+	var exs []Example
+	for i := 0; i < 8; i++ {
+		exs = append(exs,
+			mk(fmt.Sprintf("p%d", i), "The zorblat tripped and the site went dark.", "hardware"),
+			mk(fmt.Sprintf("s%d", i), "The quindle mishandled the input and stopped.", "software-defect"))
 	}
-	m := Train(cases, incident.RootCause)
-	if len(m.Labels) != 2 || m.Trained != 12 {
-		t.Fatalf("labels %v trained %d", m.Labels, m.Trained)
+	s := DefaultTrainSettings
+	s.MinDF = 2
+	m := TrainRootCause(v, exs, s)
+	if strings.Join(m.Labels, " ") != "software-defect hardware" || len(m.TrainedOn) != 16 || m.Calibration == nil {
+		t.Fatalf("labels %v, trained on %d, calibration %v", m.Labels, len(m.TrainedOn), m.Calibration)
 	}
-	probe := mk("q", "Another zorblat generator tripped.", "hardware/power")
-	sc := m.Scores(probe)
-	if sc["hardware"].Confidence <= sc["software-defect"].Confidence {
-		t.Errorf("scores %v: the power case should favour hardware", sc)
+	probe := v.ReadCase(&incident.Incident{ID: "q", Narrative: "Nothing was wrong at first. Then another zorblat tripped."})
+	p := m.Probs(probe)
+	hw := m.Label("hardware")
+	if p[hw] <= p[m.Label("software-defect")] {
+		t.Fatalf("probabilities %v: the zorblat case should favour hardware", p)
 	}
-	if !strings.Contains(sc["hardware"].Evidence, "zorblat") {
-		t.Errorf("evidence %q", sc["hardware"].Evidence)
+	contrib := m.Contributions(probe, hw)
+	best := 0
+	for i := range contrib {
+		if contrib[i] > contrib[best] {
+			best = i
+		}
 	}
-	if empty := Train(nil, incident.Symptom); len(empty.Labels) != 0 || empty.Scores(probe) != nil {
-		t.Errorf("a model trained on nothing should score nothing")
+	if !strings.Contains(probe.Passages[best].Text, "zorblat") || !m.supports(probe, best, hw) {
+		t.Errorf("evidence %q (contributions %v)", probe.Passages[best].Text, contrib)
+	}
+	if m.supports(probe, 1-best, hw) {
+		t.Errorf("%q should not support hardware", probe.Passages[1-best].Text)
+	}
+	// Refining with cases that call the zorblat a software defect moves
+	// the model their way.
+	var user []Example
+	for i := 0; i < MinRefine; i++ {
+		user = append(user, mk(fmt.Sprintf("u%d", i), "The zorblat tripped again.", "software-defect"))
+	}
+	r := m.Refine(user)
+	if r == m || len(r.TrainedOn) != 16+MinRefine {
+		t.Fatalf("not refined: trained on %d", len(r.TrainedOn))
+	}
+	if q := r.Probs(probe); q[hw] >= p[hw] {
+		t.Errorf("refined p(hardware) %.3f, was %.3f", q[hw], p[hw])
+	}
+	if m.Refine(user[:MinRefine-1]) != m {
+		t.Error("too few cases should leave the model as it is")
 	}
 }

@@ -18,16 +18,9 @@ import (
 
 func init() { register(newTagCmd) }
 
-// Training the tagger: at most tagTrainLimit tagged cases (human-tagged
-// ones; imported-tagged ones too while there are fewer than tagMinHuman),
-// cross-validated with tagFolds folds to choose rules, model or both per
-// facet.
-const (
-	tagTrainLimit = 1000
-	tagMinHuman   = 50
-	tagFolds      = 5
-	tagSeed       = 1
-)
+// tagRefineLimit bounds how many of a database's human root causes refine
+// the shipped model.
+const tagRefineLimit = 5000
 
 func newTagCmd(app *App) *cobra.Command {
 	var (
@@ -47,19 +40,28 @@ imported tags are never overwritten: an automatic tag for a facet and term
 a human or import already gave is dropped, and a case with a human or
 imported root cause gets no automatic one.
 
-The tagger matches the vocabulary's patterns sentence by sentence, ignoring
+The tagger reads a case as an SRE would: it finds the passages that state
+the cause (a "Root cause" section, sentences with "caused by", "the root
+cause was", "due to"), weighs them above background, impact and follow-up
+text, and matches the vocabulary's patterns sentence by sentence, ignoring
 negated statements ("not caused by", "ruled out") and discounting hedged
-ones. When the database holds enough human- or import-tagged cases, a
-learned model is trained on them too (on the human-tagged cases; on the
-imported tags as well while there are fewer than 50 of those), and for each
-facet the method that
-scores best in 5-fold cross-validation (rules, model or both) is used;
-the choice is reported on stderr.
+ones. Every facet is tagged from those matches; the root cause is decided by
+the model shipped in the binary (learned from human-labelled cases: the
+bundled corpus and half of a hand-labelled set of public postmortems), and
+its confidence is calibrated: of the tags at 0.8 or more, about 8 in 10 or
+more were right on text the model never saw. A case whose text states no
+cause gets no root cause ("unknown" only when it says the cause is not
+established). When the database holds at least 10 human root causes the
+shipped model did not learn (set with --set, or imported with origin human),
+they refine the model for this run; imported tags never train it. stderr
+says what was used.
 
---dry-run prints what would change, with evidence, and writes nothing.
---eval prints the cross-validation that chooses the method: per facet and
-method, held-out precision, recall, micro and macro F1 (and root-cause
-class macro-F1), the chosen method marked; it writes nothing.
+--dry-run prints what would change, with evidence, and writes nothing; a
+case that gets no root cause is listed with the reason.
+--eval scores the tagger against this database's human tags (per facet
+precision, recall, micro and macro F1; the root cause by class), leaving
+out of the root-cause figures the cases the shipped model learned from; it
+writes nothing.
 --set ID FACET=TERM puts a human tag on a case instead; the term may be an
 id, label or alias of the vocabulary (see 'incidents vocab').`,
 		Example: `  incidents tag --dry-run
@@ -182,60 +184,56 @@ func setHumanTag(ctx context.Context, app *App, id, arg string) error {
 	return nil
 }
 
-// taggedCases returns what the tagger learns from and is evaluated on: up
-// to tagTrainLimit cases carrying a human tag with a term; only when there
-// are fewer than tagMinHuman of those, cases with imported tags too.
-func taggedCases(ctx context.Context, s *store.Store) ([]*incident.Incident, error) {
-	var human, imported []*incident.Incident
-	err := s.Each(ctx, store.Filter{}, func(in *incident.Incident) error {
-		if len(human) >= tagTrainLimit {
-			return nil
-		}
-		origin := incident.Auto
-		for _, t := range in.Tags {
-			if t.Term != "" && t.Origin.Rank() < origin.Rank() {
-				origin = t.Origin
-			}
-		}
-		switch {
-		case origin == incident.Human:
-			human = append(human, in)
-		case origin == incident.Imported && len(imported) < tagTrainLimit:
-			imported = append(imported, in)
-		}
-		return nil
-	})
-	if len(human) >= tagMinHuman {
-		return human, err
-	}
-	return append(human, imported[:min(len(imported), tagTrainLimit-len(human))]...), err
-}
-
-// trainedTagger builds the tagger from the authoritatively tagged cases of
-// the database and says on stderr which method each facet uses.
-func trainedTagger(ctx context.Context, s *store.Store, stderr io.Writer) (*taxonomy.Tagger, error) {
-	train, err := taggedCases(ctx, s)
+// dbTagger returns the tagger of this database: the shipped one, its
+// root-cause model refined with the database's human root causes it did
+// not learn when there are at least taxonomy.MinRefine of them. It says on
+// stderr what it uses.
+func dbTagger(ctx context.Context, s *store.Store, stderr io.Writer) (*taxonomy.Tagger, error) {
+	tg := taxonomy.Shipped()
+	m := tg.Model()
+	exs, err := userRootCauses(ctx, s, tg)
 	if err != nil {
 		return nil, err
 	}
-	tg, rep := taxonomy.TrainTagger(taxonomy.Default(), train, tagFolds, tagSeed)
-	if rep == nil {
-		fmt.Fprintf(stderr, "tagger: rules only (%d human- or import-tagged cases, too few to train a model)\n", len(train))
-		return tg, nil
+	refined := m.Refine(exs)
+	msg := fmt.Sprintf("tagger: patterns for every facet; root cause by the shipped model (learned from %d human-labelled cases)", len(m.TrainedOn))
+	if refined != m {
+		tg = taxonomy.NewTagger(tg.Vocab(), refined)
+		msg += fmt.Sprintf(", refined with %d human root causes of this database", len(exs))
+	} else if len(exs) > 0 {
+		msg += fmt.Sprintf("; %d human root causes of this database are too few to refine it (%d needed)", len(exs), taxonomy.MinRefine)
 	}
-	var modes []string
-	for _, fr := range rep.Facets {
-		modes = append(modes, fmt.Sprintf("%s=%s", fr.Facet, fr.Chosen))
-	}
-	fmt.Fprintf(stderr, "tagger: %s (best of rules/model/combined in %d-fold cross-validation over %d tagged cases)\n",
-		strings.Join(modes, " "), rep.Folds, rep.Cases)
+	fmt.Fprintln(stderr, msg)
 	return tg, nil
+}
+
+// userRootCauses returns the cases of the database with a human root cause
+// the shipped model did not learn, as examples (the class of their first
+// human root cause). Imported tags are another tool's categories and are
+// never learned from.
+func userRootCauses(ctx context.Context, s *store.Store, tg *taxonomy.Tagger) ([]taxonomy.Example, error) {
+	learned := map[string]bool{}
+	for _, id := range tg.Model().TrainedOn {
+		learned[id] = true
+	}
+	v := tg.Vocab()
+	var exs []taxonomy.Example
+	err := s.Each(ctx, store.Filter{}, func(in *incident.Incident) error {
+		if len(exs) >= tagRefineLimit || learned[in.ID] {
+			return nil
+		}
+		if h := taxonomy.HumanRootCause(in); len(h) > 0 {
+			exs = append(exs, taxonomy.Example{ID: in.ID, Evidence: v.ReadCase(in), Class: v.ClassOf(h[0]), Weight: 1})
+		}
+		return nil
+	})
+	return exs, err
 }
 
 // tagChange is one line of a dry run.
 type tagChange struct {
 	ID         string  `json:"id"`
-	Change     string  `json:"change"` // add, remove, keep
+	Change     string  `json:"change"` // add, remove, keep; none: no root cause, Evidence says why
 	Facet      string  `json:"facet"`
 	Term       string  `json:"term"`
 	Confidence float64 `json:"confidence,omitempty"`
@@ -255,7 +253,7 @@ func autoTag(ctx context.Context, app *App, id string, dryRun bool, format strin
 		}
 		f.IDs = []string{id}
 	}
-	tg, err := trainedTagger(ctx, s, app.Stderr)
+	tg, err := dbTagger(ctx, s, app.Stderr)
 	if err != nil {
 		return err
 	}
@@ -265,9 +263,15 @@ func autoTag(ctx context.Context, app *App, id string, dryRun bool, format strin
 	}
 	byID := make(map[string][]incident.Tag, len(tagged))
 	var changes []tagChange
-	added, removed, kept := 0, 0, 0
+	added, removed, kept, noCause := 0, 0, 0, 0
 	for _, r := range tagged {
 		byID[r.in.ID] = r.keep
+		if r.noCause != "" {
+			noCause++
+			if dryRun {
+				changes = append(changes, tagChange{r.in.ID, "none", string(incident.RootCause), "", 0, "no root cause: " + r.noCause})
+			}
+		}
 		old := map[string]incident.Tag{}
 		for _, t := range r.in.Tags {
 			if t.Origin == incident.Auto {
@@ -310,6 +314,9 @@ func autoTag(ctx context.Context, app *App, id string, dryRun bool, format strin
 		return err
 	}
 	fmt.Fprintf(app.Stdout, "tagged %d cases: %d automatic tags added, %d removed, %d unchanged\n", len(byID), added, removed, kept)
+	if noCause > 0 {
+		fmt.Fprintf(app.Stdout, "%d cases got no root cause: their text states none (see 'incidents tag --dry-run')\n", noCause)
+	}
 	return nil
 }
 
@@ -328,37 +335,114 @@ func writeChanges(w io.Writer, changes []tagChange, format string) error {
 		if c.Change == "keep" && format != FormatCSV {
 			continue // the table shows what changes; csv and json show all
 		}
-		tb.Rows = append(tb.Rows, []string{c.ID, c.Change, c.Facet, c.Term, fmt.Sprintf("%.2f", c.Confidence), c.Evidence})
+		conf := fmt.Sprintf("%.2f", c.Confidence)
+		if c.Change == "none" {
+			conf = ""
+		}
+		tb.Rows = append(tb.Rows, []string{c.ID, c.Change, c.Facet, c.Term, conf, c.Evidence})
 	}
 	return tb.Write(w, format)
 }
 
-// evalTagger prints the cross-validated comparison over the database's
-// tagged cases.
+// evalTagger scores the database's tagger against the database's human
+// tags.
 func evalTagger(ctx context.Context, app *App, format string) error {
 	s, err := openStore(ctx, app, true)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	cases, err := taggedCases(ctx, s)
+	tg, err := dbTagger(ctx, s, app.Stderr)
 	if err != nil {
 		return err
 	}
-	if len(cases) < 2*tagFolds {
-		return &incident.Error{Kind: incident.ErrEmpty, File: app.DBPath, Msg: fmt.Sprintf("only %d cases carry human or imported tags; %d-fold cross-validation needs at least %d", len(cases), tagFolds, 2*tagFolds),
-			Hint: "ingest the bundled corpus with 'incidents ingest --bundled' or tag cases with 'incidents tag --set'"}
+	rep, err := evaluateHumanTags(ctx, s, tg)
+	if err != nil {
+		return err
 	}
-	rep := taxonomy.EvaluateTagger(cases, tagFolds, tagSeed)
-	h, rows := rep.Table()
-	fmt.Fprintf(app.Stderr, "%d-fold cross-validation over %d tagged cases; models never see the fold they are scored on; * = method used by 'incidents tag'\n", rep.Folds, rep.Cases)
+	if rep.cases == 0 {
+		return &incident.Error{Kind: incident.ErrEmpty, File: app.DBPath, Msg: "no case carries a human tag",
+			Hint: "put human tags on cases with 'incidents tag --set ID facet=term'; imported tags are not a reference"}
+	}
+	fmt.Fprintf(app.Stderr, "%d cases with human tags; %d of their root causes left out: the shipped model learned them (see 'incidents eval --tagger')\n", rep.cases, rep.learned)
+	h, rows := taxonomy.FacetTable(rep.facets)
+	if err := (&Table{Header: h, Rows: rows}).Write(app.Stdout, format); err != nil {
+		return err
+	}
+	if rep.rootCause == nil || format != FormatTable {
+		return nil
+	}
+	fmt.Fprintf(app.Stdout, "\nroot cause by class (%d cases the model never saw)\n", rep.rootCause.Cases)
+	h, rows = rep.rootCause.Table()
 	return (&Table{Header: h, Rows: rows}).Write(app.Stdout, format)
 }
 
-// tagged is one case with the automatic tags it may keep.
+type humanTagReport struct {
+	cases, learned int
+	facets         []taxonomy.FacetScore
+	rootCause      *taxonomy.RootCauseReport
+}
+
+// evaluateHumanTags scores tg against the human tags of the database: every
+// facet by term, and the root causes the shipped model did not learn by
+// class.
+func evaluateHumanTags(ctx context.Context, s *store.Store, tg *taxonomy.Tagger) (*humanTagReport, error) {
+	learned := map[string]bool{}
+	for _, id := range tg.Model().TrainedOn {
+		learned[id] = true
+	}
+	v := tg.Vocab()
+	rep := &humanTagReport{}
+	var cases []*incident.Incident
+	var refs []taxonomy.Reference
+	var preds []taxonomy.Prediction
+	err := s.Each(ctx, store.Filter{}, func(in *incident.Incident) error {
+		human := false
+		for _, t := range in.Tags {
+			human = human || t.Origin == incident.Human && t.Term != ""
+		}
+		if !human {
+			return nil
+		}
+		rep.cases++
+		h := taxonomy.HumanRootCause(in)
+		if len(h) > 0 && learned[in.ID] {
+			rep.learned++
+			// Scored by term only for the other facets.
+			in.Tags = withoutRootCause(in.Tags)
+		} else if len(h) > 0 {
+			refs = append(refs, taxonomy.Reference{ID: in.ID, Term: h[0], Class: v.ClassOf(h[0]), Stated: h[0] != taxonomy.NoCause})
+			preds = append(preds, tg.Predict(in.ID, v.ReadCase(in)))
+		}
+		cases = append(cases, in)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep.facets = taxonomy.EvaluateFacets(tg, cases)
+	if len(refs) > 0 {
+		rep.rootCause = taxonomy.ScoreRootCauses(v, "database", refs, preds)
+	}
+	return rep, nil
+}
+
+func withoutRootCause(tags []incident.Tag) []incident.Tag {
+	var out []incident.Tag
+	for _, t := range tags {
+		if t.Facet != incident.RootCause {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// tagged is one case with the automatic tags it may keep, and why it gets
+// no root cause when it has none at all.
 type tagged struct {
-	in   *incident.Incident
-	keep []incident.Tag
+	in      *incident.Incident
+	keep    []incident.Tag
+	noCause string
 }
 
 // tagAll streams the cases of f through the tagger on every CPU and returns
@@ -377,7 +461,12 @@ func tagAll(ctx context.Context, s *store.Store, f store.Filter, tg *taxonomy.Ta
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				keep := taxonomy.MergeAuto(j.in, tg.Tag(j.in))
+				tags, d := tg.TagCase(j.in)
+				keep := taxonomy.MergeAuto(j.in, tags)
+				noCause := ""
+				if d.Tag == nil && len(j.in.TagsOf(incident.RootCause)) == 0 {
+					noCause = d.Reason
+				}
 				// The store needs only the id and the old automatic tags.
 				lean := &incident.Incident{ID: j.in.ID}
 				for _, t := range j.in.Tags {
@@ -386,7 +475,7 @@ func tagAll(ctx context.Context, s *store.Store, f store.Filter, tg *taxonomy.Ta
 					}
 				}
 				mu.Lock()
-				out[j.seq] = tagged{lean, keep}
+				out[j.seq] = tagged{lean, keep, noCause}
 				mu.Unlock()
 			}
 		}()

@@ -1,0 +1,301 @@
+package taxonomy
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Reference is the hand-made root cause of one case.
+type Reference struct {
+	ID     string
+	Term   string // most specific term, "unknown" when the text states none
+	Class  string
+	Stated bool
+}
+
+// Prediction is the root cause a tagger gave one case: Term is "" when it
+// gave none (it found no stated cause).
+type Prediction struct {
+	ID         string
+	Term       string
+	Class      string
+	Confidence float64
+	Evidence   string
+}
+
+// NoCause is the class a prediction without a root-cause tag is scored as:
+// the tagger found no stated cause, which is right when the reference says
+// the text states none.
+const NoCause = "unknown"
+
+// ClassScore is precision, recall and F1 of one root-cause class, with how
+// many cases the reference and the tagger gave it.
+type ClassScore struct {
+	Class     string
+	Reference int
+	Predicted int
+	PRF
+}
+
+// RootCauseReport scores root-cause predictions against references.
+type RootCauseReport struct {
+	Name  string
+	Cases int
+	// PerClass lists every class of the references or the predictions,
+	// reference classes first, in vocabulary order.
+	PerClass []ClassScore
+	// MacroF1 averages the F1 of the reference classes; MacroF1Stated
+	// leaves out unknown.
+	MacroF1, MacroF1Stated float64
+	Accuracy               float64
+	// TermAccuracy is the share of cases whose most specific term is exactly
+	// the reference's.
+	TermAccuracy float64
+	// Stated counts the cases whose text states a cause; Covered those of
+	// them given a cause (a class other than unknown).
+	Stated, Covered int
+	// Confusion counts cases by reference class, then predicted class.
+	Confusion   map[string]map[string]int
+	Reliability []ReliabilityBin
+}
+
+// Coverage is Covered / Stated.
+func (r *RootCauseReport) Coverage() float64 {
+	if r.Stated == 0 {
+		return 0
+	}
+	return float64(r.Covered) / float64(r.Stated)
+}
+
+// Class returns the score of one class (zero when absent).
+func (r *RootCauseReport) Class(c string) ClassScore {
+	for _, s := range r.PerClass {
+		if s.Class == c {
+			return s
+		}
+	}
+	return ClassScore{Class: c}
+}
+
+// ScoreRootCauses compares predictions with references case by case (a
+// reference without a prediction counts as no root cause given). Classes
+// are ordered as in v.
+func ScoreRootCauses(v *Vocab, name string, refs []Reference, preds []Prediction) *RootCauseReport {
+	byID := make(map[string]Prediction, len(preds))
+	for _, p := range preds {
+		byID[p.ID] = p
+	}
+	r := &RootCauseReport{Name: name, Cases: len(refs), Confusion: map[string]map[string]int{}}
+	ref, pred, tp := map[string]int{}, map[string]int{}, map[string]int{}
+	var scored []Prediction
+	var right []bool
+	exact := 0
+	for _, g := range refs {
+		p := byID[g.ID]
+		pc := p.Class
+		if p.Term == "" {
+			pc = NoCause
+		}
+		ref[g.Class]++
+		pred[pc]++
+		if r.Confusion[g.Class] == nil {
+			r.Confusion[g.Class] = map[string]int{}
+		}
+		r.Confusion[g.Class][pc]++
+		if pc == g.Class {
+			tp[pc]++
+		}
+		if g.Stated {
+			r.Stated++
+			if pc != NoCause {
+				r.Covered++
+			}
+		}
+		if p.Term == g.Term || p.Term == "" && g.Term == NoCause {
+			exact++
+		}
+		if p.Term != "" {
+			scored = append(scored, p)
+			right = append(right, pc == g.Class)
+		}
+	}
+	n := 0
+	for _, c := range classOrder(v, ref, pred) {
+		s := ClassScore{Class: c, Reference: ref[c], Predicted: pred[c], PRF: prf(tp[c], pred[c]-tp[c], ref[c]-tp[c])}
+		r.PerClass = append(r.PerClass, s)
+		if ref[c] > 0 {
+			r.MacroF1 += s.F1
+			n++
+			if c != NoCause {
+				r.MacroF1Stated += s.F1
+			}
+		}
+	}
+	if n > 0 {
+		r.MacroF1 /= float64(n)
+		if ref[NoCause] > 0 && n > 1 {
+			r.MacroF1Stated /= float64(n - 1)
+		} else {
+			r.MacroF1Stated = r.MacroF1
+		}
+	}
+	if len(refs) > 0 {
+		sum := 0
+		for _, k := range tp {
+			sum += k
+		}
+		r.Accuracy = float64(sum) / float64(len(refs))
+		r.TermAccuracy = float64(exact) / float64(len(refs))
+	}
+	r.Reliability = Reliability(scored, right)
+	return r
+}
+
+// classOrder lists the classes present: reference classes first, each
+// group in vocabulary order.
+func classOrder(v *Vocab, ref, pred map[string]int) []string {
+	rank := map[string]int{}
+	if d := v.Facet("root_cause"); d != nil {
+		for i, t := range d.Terms {
+			if t.Parent == "" {
+				rank[t.ID] = i
+			}
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, group := range []map[string]int{ref, pred} {
+		var cs []string
+		for c, n := range group {
+			if n > 0 && !seen[c] {
+				cs = append(cs, c)
+				seen[c] = true
+			}
+		}
+		sort.Slice(cs, func(i, j int) bool {
+			ri, oki := rank[cs[i]]
+			rj, okj := rank[cs[j]]
+			if oki != okj {
+				return oki
+			}
+			if ri != rj {
+				return ri < rj
+			}
+			return cs[i] < cs[j]
+		})
+		out = append(out, cs...)
+	}
+	return out
+}
+
+// ReliabilityBin is one row of a reliability table: the tags whose
+// confidence falls in [Lo, Hi), how confident they were on average and how
+// often they were right.
+type ReliabilityBin struct {
+	Lo, Hi         float64
+	Tags, Right    int
+	MeanConfidence float64
+}
+
+// Accuracy is Right / Tags.
+func (b ReliabilityBin) Accuracy() float64 {
+	if b.Tags == 0 {
+		return 0
+	}
+	return float64(b.Right) / float64(b.Tags)
+}
+
+// reliabilityEdges are the bin edges of reliability tables; the last bin
+// includes 1.
+var reliabilityEdges = []float64{0, 0.2, 0.4, 0.6, 0.8, 0.9, 1}
+
+// Reliability bins tags by confidence; right[i] says whether preds[i] was
+// right. A last row counts every tag at confidence 0.8 or more.
+func Reliability(preds []Prediction, right []bool) []ReliabilityBin {
+	bins := make([]ReliabilityBin, len(reliabilityEdges))
+	for i := 0; i+1 < len(reliabilityEdges); i++ {
+		bins[i].Lo, bins[i].Hi = reliabilityEdges[i], reliabilityEdges[i+1]
+	}
+	high := &bins[len(bins)-1]
+	high.Lo, high.Hi = 0.8, 1
+	add := func(b *ReliabilityBin, c float64, ok bool) {
+		b.Tags++
+		b.MeanConfidence += c
+		if ok {
+			b.Right++
+		}
+	}
+	for i, p := range preds {
+		k := 0
+		for k < len(bins)-2 && p.Confidence >= reliabilityEdges[k+1] {
+			k++
+		}
+		add(&bins[k], p.Confidence, right[i])
+		if p.Confidence >= 0.8 {
+			add(high, p.Confidence, right[i])
+		}
+	}
+	for i := range bins {
+		if bins[i].Tags > 0 {
+			bins[i].MeanConfidence /= float64(bins[i].Tags)
+		}
+	}
+	return bins
+}
+
+// Table returns the per-class scores as a header and rows for printing,
+// with a macro row.
+func (r *RootCauseReport) Table() (header []string, rows [][]string) {
+	header = []string{"class", "reference", "predicted", "pred/ref", "precision", "recall", "f1"}
+	for _, c := range r.PerClass {
+		ratio := "-"
+		if c.Reference > 0 {
+			ratio = fmt.Sprintf("%.2f", float64(c.Predicted)/float64(c.Reference))
+		}
+		rows = append(rows, []string{c.Class, fmt.Sprint(c.Reference), fmt.Sprint(c.Predicted), ratio,
+			f3(c.Precision), f3(c.Recall), f3(c.F1)})
+	}
+	rows = append(rows, []string{"(macro, reference classes)", fmt.Sprint(r.Cases), "", "", "", "", f3(r.MacroF1)})
+	return header, rows
+}
+
+// ConfusionTable returns the confusion matrix: one row per reference
+// class, one column per predicted class.
+func (r *RootCauseReport) ConfusionTable() (header []string, rows [][]string) {
+	var cls []string
+	for _, c := range r.PerClass {
+		cls = append(cls, c.Class)
+	}
+	header = append([]string{"reference \\ predicted"}, cls...)
+	for _, g := range cls {
+		if r.Confusion[g] == nil {
+			continue
+		}
+		row := []string{g}
+		for _, p := range cls {
+			row = append(row, fmt.Sprint(r.Confusion[g][p]))
+		}
+		rows = append(rows, row)
+	}
+	return header, rows
+}
+
+// ReliabilityTable returns the reliability table for printing.
+func (r *RootCauseReport) ReliabilityTable() (header []string, rows [][]string) {
+	header = []string{"confidence", "tags", "mean_confidence", "right"}
+	for i, b := range r.Reliability {
+		label := fmt.Sprintf("[%.1f, %.1f)", b.Lo, b.Hi)
+		if i == len(r.Reliability)-2 {
+			label = fmt.Sprintf("[%.1f, %.1f]", b.Lo, b.Hi)
+		}
+		if i == len(r.Reliability)-1 {
+			label = ">= 0.8"
+		}
+		right := "-"
+		if b.Tags > 0 {
+			right = f3(b.Accuracy())
+		}
+		rows = append(rows, []string{label, fmt.Sprint(b.Tags), f3(b.MeanConfidence), right})
+	}
+	return header, rows
+}

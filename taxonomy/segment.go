@@ -1,0 +1,217 @@
+package taxonomy
+
+import (
+	"regexp"
+	"strings"
+
+	"incidents/data/incident"
+)
+
+// Role says which part of a postmortem a sentence comes from: a field of a
+// structured case, or the section of a narrative its heading names.
+type Role uint8
+
+// Roles.
+const (
+	RoleBody        Role = iota // narrative outside any recognised section
+	RoleTitle                   // the case title
+	RoleSummary                 // a summary field or section ("Summary", "What happened")
+	RoleCause                   // the root-cause field or a "Root cause" section
+	RoleTrigger                 // the trigger field or a "Trigger" section
+	RoleImpact                  // symptoms, "Impact", "Customer impact"
+	RoleDetection               // the detection field or a "Detection" section
+	RoleRemediation             // remediation steps, "Resolution", "Mitigation"
+	RoleFollowUp                // action items, lessons, prevention: what will be done
+	RoleTimeline                // "Timeline", "Chronology"
+	RoleBackground              // "Background", "Architecture", "Context"
+)
+
+var roleNames = [...]string{"body", "title", "summary", "cause", "trigger", "impact", "detection", "remediation", "follow-up", "timeline", "background"}
+
+func (r Role) String() string {
+	if int(r) < len(roleNames) {
+		return roleNames[r]
+	}
+	return "body"
+}
+
+// Sentence is one sentence of a case with the field and role it comes from.
+type Sentence struct {
+	Text  string
+	Field string // title, summary, narrative, symptoms, root_cause, trigger, detection, remediation
+	Role  Role
+}
+
+// fieldRoles gives the role of each structured field.
+var fieldRoles = []struct {
+	field string
+	role  Role
+}{
+	{"title", RoleTitle}, {"summary", RoleSummary}, {"root_cause", RoleCause}, {"trigger", RoleTrigger},
+	{"symptoms", RoleImpact}, {"detection", RoleDetection}, {"remediation", RoleRemediation}, {"narrative", RoleBody},
+}
+
+// Segment splits a case into sentences, field by field in a fixed order;
+// the narrative is split into sections at its headings (see Sections) so
+// that a sentence under "Root cause:" has the cause role.
+func Segment(in *incident.Incident) []Sentence {
+	fields := caseFields(in)
+	var out []Sentence
+	for _, fr := range fieldRoles {
+		text := fields[fr.field]
+		if text == "" {
+			continue
+		}
+		if fr.field != "narrative" {
+			for _, s := range Sentences(text) {
+				out = append(out, Sentence{Text: s, Field: fr.field, Role: fr.role})
+			}
+			continue
+		}
+		for _, sec := range Sections(text) {
+			for _, s := range Sentences(sec.Text) {
+				out = append(out, Sentence{Text: s, Field: fr.field, Role: sec.Role})
+			}
+		}
+	}
+	return out
+}
+
+// caseFields returns the texts of a case by field name.
+func caseFields(in *incident.Incident) map[string]string {
+	return map[string]string{
+		"title":       in.Title,
+		"summary":     in.Summary,
+		"narrative":   in.Narrative,
+		"symptoms":    in.Symptoms,
+		"root_cause":  in.RootCause,
+		"trigger":     in.Trigger,
+		"detection":   in.Detection,
+		"remediation": strings.Join(in.Remediation, "\n"),
+	}
+}
+
+// Section is a run of narrative text under one heading.
+type Section struct {
+	Heading string // "" before the first heading
+	Role    Role
+	Text    string
+}
+
+// headingRoles maps heading words onto roles, first match wins: "Root cause
+// and remediation" is a cause section, "Remediation and prevention" a
+// remediation one.
+var headingRoles = []struct {
+	re   *regexp.Regexp
+	role Role
+}{
+	{regexp.MustCompile(`\b(root[\s-]?causes?|causes?|causal|why (it|this) happened|what went wrong|contributing factors?|technical (details|analysis)|analysis|explanation|investigation( findings)?|findings)\b`), RoleCause},
+	{regexp.MustCompile(`\btrigger`), RoleTrigger},
+	{regexp.MustCompile(`\b(detection|discovery|how (we|it was) (found|noticed|detected))\b`), RoleDetection},
+	{regexp.MustCompile(`\b(remediation|resolution|mitigation|recovery|response|how we fixed|fix(es)?|restoration)\b`), RoleRemediation},
+	{regexp.MustCompile(`\b(action items?|follow[\s-]?ups?|lessons?|next steps|prevention|preventing|preventive|corrective|improvements?|going forward|what we are doing|what we're doing|future|commitments?)\b`), RoleFollowUp},
+	{regexp.MustCompile(`\b(impact|symptoms?|customer experience|what (users|customers) saw|scope|affected services)\b`), RoleImpact},
+	{regexp.MustCompile(`\b(timeline|chronology|sequence of events|time ?line)\b`), RoleTimeline},
+	{regexp.MustCompile(`\b(background|context|architecture|overview of the system|how .* works)\b`), RoleBackground},
+	{regexp.MustCompile(`\b(summary|tl;?dr|overview|what happened|incident (description|details|report)|description|details)\b`), RoleSummary},
+}
+
+// HeadingRole returns the role a heading names, if any.
+func HeadingRole(heading string) (Role, bool) {
+	h := strings.ToLower(strings.TrimSpace(heading))
+	for _, hr := range headingRoles {
+		if hr.re.MatchString(h) {
+			return hr.role, true
+		}
+	}
+	return RoleBody, false
+}
+
+var (
+	mdHeading    = regexp.MustCompile(`^(#{1,6})\s+(.+?)\s*#*\s*$`)
+	boldHeading  = regexp.MustCompile(`^(?:\*\*|__)([^*_]{2,80}?)(?::)?(?:\*\*|__):?\s*$`)
+	colonHeading = regexp.MustCompile(`^([A-Z][^.!?:;]{1,70}):$`)
+	// "**Root cause:** text" and "Root cause: text" label one paragraph.
+	inlineLabel = regexp.MustCompile(`(?i)^(?:\*\*|__)?(root[\s-]?causes?|causes?|trigger|impact|detection|resolution|remediation|mitigation|summary)(?::(?:\*\*|__)|(?:\*\*|__):|:)\s+(\S.*)$`)
+)
+
+// maxHeadingWords bounds a heading without Markdown marks: a longer line
+// ending in a colon introduces a list rather than a section.
+const maxHeadingWords = 8
+
+// Sections splits narrative text at its headings: Markdown headings ("##
+// Root cause"), lines in bold ("**Impact**"), short lines ending in a colon
+// ("Root Cause:"), and bare short lines that name a known section
+// ("Detection"). A recognised heading sets the role of the text under it;
+// an unrecognised Markdown heading at the same or a higher level, or an
+// unrecognised bold or colon heading, ends the section. A paragraph that
+// starts with a label ("Root cause: a bug in ...") has the label's role.
+func Sections(text string) []Section {
+	var out []Section
+	cur := Section{Role: RoleBody}
+	level := 0 // level of the heading that set cur.Role; 7 for unmarked headings
+	var body strings.Builder
+	flush := func() {
+		if t := strings.TrimSpace(body.String()); t != "" {
+			cur.Text = t
+			out = append(out, cur)
+		}
+		body.Reset()
+	}
+	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		title, lv, isHeading := headingOf(trimmed)
+		if isHeading {
+			role, known := HeadingRole(title)
+			switch {
+			case known:
+				flush()
+				cur, level = Section{Heading: title, Role: role}, lv
+				continue
+			case lv < 7 && lv <= level, lv == 7 && level > 0:
+				flush()
+				cur, level = Section{Heading: title, Role: RoleBody}, 0
+			}
+		}
+		if m := inlineLabel.FindStringSubmatch(trimmed); m != nil {
+			if role, ok := HeadingRole(m[1]); ok {
+				flush()
+				out = append(out, Section{Heading: m[1], Role: role, Text: m[2]})
+				continue
+			}
+		}
+		body.WriteString(line)
+		body.WriteByte('\n')
+	}
+	flush()
+	return out
+}
+
+// headingOf recognises a heading line and returns its text and level (1-6
+// for Markdown, 7 for a bold, colon or bare heading).
+func headingOf(line string) (string, int, bool) {
+	if m := mdHeading.FindStringSubmatch(line); m != nil {
+		return strings.Trim(m[2], "*_ "), len(m[1]), true
+	}
+	if m := boldHeading.FindStringSubmatch(line); m != nil && len(strings.Fields(m[1])) <= maxHeadingWords {
+		return strings.TrimSpace(m[1]), 7, true
+	}
+	if m := colonHeading.FindStringSubmatch(line); m != nil && len(strings.Fields(m[1])) <= maxHeadingWords {
+		return strings.TrimSpace(m[1]), 7, true
+	}
+	// A bare short line counts only when it names a known section: "Impact"
+	// alone on a line is a heading, "Google Kubernetes Engine" is not.
+	if n := len(strings.Fields(line)); n > 0 && n <= 4 && !strings.ContainsAny(line[len(line)-1:], ".!?,;") {
+		if _, ok := HeadingRole(line); ok && startsUpper(line) {
+			return line, 7, true
+		}
+	}
+	return "", 0, false
+}
+
+func startsUpper(s string) bool {
+	for _, r := range s {
+		return r >= 'A' && r <= 'Z'
+	}
+	return false
+}
