@@ -38,6 +38,7 @@ type modelHeader struct {
 	Settings    TrainSettings  `json:"settings"`
 	Labels      []string       `json:"labels"`
 	Classes     []string       `json:"classes"`
+	Words       int            `json:"words"`
 	Bias        []float64      `json:"bias"`
 	Shared      []float64      `json:"shared"`
 	Calibration *Calibration   `json:"calibration"`
@@ -65,7 +66,7 @@ func VocabularyDigest() string {
 // sources counts the training cases by source and is recorded as given.
 func (m *RootCauseModel) Encode(vocabDigest string, sources map[string]int) ([]byte, error) {
 	h := modelHeader{Format: modelFormat, Vocabulary: vocabDigest, Settings: m.Settings, Labels: m.Labels,
-		Classes: m.fs.Classes, Bias: roundAll(m.b), Shared: roundAll(m.u), TrainedOn: m.TrainedOn, Sources: sources}
+		Classes: m.fs.Classes, Words: len(m.fs.Words), Bias: roundAll(m.b), Shared: roundAll(m.u), TrainedOn: m.TrainedOn, Sources: sources}
 	if m.Calibration != nil {
 		h.Calibration = &Calibration{X: roundAll(m.Calibration.X), Y: roundAll(m.Calibration.Y)}
 	}
@@ -146,7 +147,7 @@ func DecodeRootCauseModel(b []byte) (*RootCauseModel, string, error) {
 			return nil, "", err
 		}
 	}
-	if got, want := len(doc.Inputs), len(m.fs.Classes)*ruleFeatsPerClass+len(m.fs.Words); got != want || len(m.fs.Words) == 0 {
+	if got, want := len(doc.Inputs), len(m.fs.Classes)*ruleFeatsPerClass+h.Words; got != want || h.Words == 0 {
 		return nil, "", fmt.Errorf("root-cause model: %d inputs, want %d", got, want)
 	}
 	m.fs.index()

@@ -25,9 +25,13 @@ type CategorySource struct {
 type CategoryMapping struct {
 	Name string   `yaml:"name" json:"name"`
 	Tags []string `yaml:"tags" json:"tags"` // "facet:term"
-	Note string   `yaml:"note" json:"note"`
+	// Import lists the tags an importer puts on a case of the category, a
+	// subset of Tags with at most one per facet.
+	Import []string `yaml:"import" json:"import"`
+	Note   string   `yaml:"note" json:"note"`
 
-	tags []incident.Tag
+	tags    []incident.Tag
+	imports []incident.Tag
 }
 
 type categoryDoc struct {
@@ -45,12 +49,26 @@ func (v *Vocab) parseCategories(b []byte) (map[string]map[string]*CategoryMappin
 	for _, s := range doc.Sources {
 		m := map[string]*CategoryMapping{}
 		for _, c := range s.Categories {
+			listed := map[string]bool{}
 			for _, ft := range c.Tags {
 				f, term, ok := strings.Cut(ft, ":")
 				if !ok || v.Term(incident.Facet(f), term) == nil {
 					return nil, nil, fmt.Errorf("category mapping %s/%s: %q is not a facet:term of the vocabulary", s.ID, c.Name, ft)
 				}
 				c.tags = append(c.tags, incident.Tag{Facet: incident.Facet(f), Term: term, Raw: c.Name, Origin: incident.Imported})
+				listed[ft] = true
+			}
+			facets := map[incident.Facet]bool{}
+			for _, ft := range c.Import {
+				if !listed[ft] {
+					return nil, nil, fmt.Errorf("category mapping %s/%s: import %q is not one of its tags", s.ID, c.Name, ft)
+				}
+				f, term, _ := strings.Cut(ft, ":")
+				if facets[incident.Facet(f)] {
+					return nil, nil, fmt.Errorf("category mapping %s/%s: imports two %s tags", s.ID, c.Name, f)
+				}
+				facets[incident.Facet(f)] = true
+				c.imports = append(c.imports, incident.Tag{Facet: incident.Facet(f), Term: term, Raw: c.Name, Origin: incident.Imported})
 			}
 			k := NormalizeKey(c.Name)
 			if _, dup := m[k]; dup {
@@ -92,6 +110,24 @@ func (v *Vocab) MapCategory(source, category string) []incident.Tag {
 	}
 	out := make([]incident.Tag, len(c.tags))
 	copy(out, c.tags)
+	for i := range out {
+		out[i].Raw = category
+	}
+	return out
+}
+
+// ImportCategory returns the tags (origin imported, Raw = the category) an
+// importer puts on a case that source ("icco" or "danluu") files under
+// category: the mapping's import list, which is empty when the category
+// says too little about the case (see categories.yaml); nil for an unknown
+// category.
+func (v *Vocab) ImportCategory(source, category string) []incident.Tag {
+	c := v.Category(source, category)
+	if c == nil || len(c.imports) == 0 {
+		return nil
+	}
+	out := make([]incident.Tag, len(c.imports))
+	copy(out, c.imports)
 	for i := range out {
 		out[i].Raw = category
 	}

@@ -80,10 +80,10 @@ func (t *Tagger) modelRootCause(e *CaseEvidence) RootCauseDecision {
 			if said {
 				return t.unknownDecision(unknown, m.Calibration.Apply(probs[k]), probs[k])
 			}
-			if rank == 0 {
-				return RootCauseDecision{Reason: ReasonNotStated, Stated: stated}
+			if !stated {
+				return RootCauseDecision{Reason: ReasonNotStated}
 			}
-			continue
+			continue // the text states a cause: unknown is no answer
 		}
 		best, bestI := 0.0, -1
 		for i, c := range m.Contributions(e, k) {

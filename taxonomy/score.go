@@ -54,6 +54,9 @@ type RootCauseReport struct {
 	// Stated counts the cases whose text states a cause; Covered those of
 	// them given a cause (a class other than unknown).
 	Stated, Covered int
+	// Untagged counts the cases given no root-cause tag at all (scored as
+	// unknown, and included in unknown's Predicted).
+	Untagged int
 	// Confusion counts cases by reference class, then predicted class.
 	Confusion   map[string]map[string]int
 	Reliability []ReliabilityBin
@@ -65,6 +68,25 @@ func (r *RootCauseReport) Coverage() float64 {
 		return 0
 	}
 	return float64(r.Covered) / float64(r.Stated)
+}
+
+// TaggedShare returns the class whose root-cause tags most exceed its
+// reference share and by how much (predicted tags / reference cases): a
+// case given no tag counts for no class here, unknown counts its tags.
+func (r *RootCauseReport) TaggedShare() (class string, ratio float64) {
+	for _, c := range r.PerClass {
+		if c.Reference == 0 {
+			continue
+		}
+		n := c.Predicted
+		if c.Class == NoCause {
+			n -= r.Untagged
+		}
+		if x := float64(n) / float64(c.Reference); x > ratio {
+			class, ratio = c.Class, x
+		}
+	}
+	return class, ratio
 }
 
 // Class returns the score of one class (zero when absent).
@@ -95,6 +117,7 @@ func ScoreRootCauses(v *Vocab, name string, refs []Reference, preds []Prediction
 		pc := p.Class
 		if p.Term == "" {
 			pc = NoCause
+			r.Untagged++
 		}
 		ref[g.Class]++
 		pred[pc]++
@@ -252,7 +275,11 @@ func (r *RootCauseReport) Table() (header []string, rows [][]string) {
 		if c.Reference > 0 {
 			ratio = fmt.Sprintf("%.2f", float64(c.Predicted)/float64(c.Reference))
 		}
-		rows = append(rows, []string{c.Class, fmt.Sprint(c.Reference), fmt.Sprint(c.Predicted), ratio,
+		pred := fmt.Sprint(c.Predicted)
+		if c.Class == NoCause && r.Untagged > 0 {
+			pred = fmt.Sprintf("%d (%d untagged)", c.Predicted, r.Untagged)
+		}
+		rows = append(rows, []string{c.Class, fmt.Sprint(c.Reference), pred, ratio,
 			f3(c.Precision), f3(c.Recall), f3(c.F1)})
 	}
 	rows = append(rows, []string{"(macro, reference classes)", fmt.Sprint(r.Cases), "", "", "", "", f3(r.MacroF1)})

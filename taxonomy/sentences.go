@@ -123,8 +123,9 @@ var hedgeCue = regexp.MustCompile(`(?i)\b(may|might|could have|possibly|possible
 // reportingVerb ends a text whose negation reaches over a following "that".
 var reportingVerb = regexp.MustCompile(`(?i)\b(evidence|indication|sign|signs|believe|think|suggest|suggests|say|shows?|found)\s*$`)
 
-// Hedge cues that weaken what came before them ("X is suspected").
-var postHedge = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,3}?(is|was|are|were|remains?|seems?|appears?)\s+(suspected|believed|thought|likely|possible|possibly|probably|unconfirmed|unverified|a hypothesis)\b`)
+// Hedge cues that weaken what came before them ("X is suspected", "X may
+// have contributed").
+var postHedge = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,3}?((is|was|are|were|remains?|seems?|appears?)\s+(suspected|believed|thought|likely|possible|possibly|probably|unconfirmed|unverified|a hypothesis)|(may|might|could)\s+(have\s+)?(been|played|contributed|caused))\b`)
 
 // Clause breaks end the scope of a cue.
 var clauseBreak = regexp.MustCompile(`(?i)[,;:()]|\s[–—-]\s|\b(but|however|although|though|whereas|yet|which|that|because|since|when|while|after|before|until|so|and then|instead it)\b`)

@@ -53,6 +53,8 @@ func TestPolarity(t *testing.T) {
 		{"The deploy wasn't the trigger.", "deploy", Negated},
 		{"A bad BGP configuration is suspected but unconfirmed.", "bad BGP configuration", Hedged},
 		{"A bad BGP configuration caused it.", "bad BGP configuration", Asserted},
+		{"A memory leak may have played a part.", "memory leak", Hedged},
+		{"A memory leak caused it, and load may have risen.", "memory leak", Asserted},
 	} {
 		i := strings.Index(c.sentence, c.phrase)
 		if i < 0 {

@@ -188,3 +188,48 @@ func TestRootCauseModelLearns(t *testing.T) {
 		t.Error("too few cases should leave the model as it is")
 	}
 }
+
+// The shipped tagger on plain narratives: the class the text states, the
+// sentence that states it as evidence, and no root cause (with the reason)
+// when the text states none.
+func TestShippedRootCause(t *testing.T) {
+	tg := Shipped()
+	for _, c := range []struct {
+		text, want, evidence string
+	}{
+		{"Our API was down for two hours. The root cause was a utility power outage at the data center; a generator failed to start.", "hardware/power", "utility power outage"},
+		{"Users saw errors for an hour. A deploy introduced a bug in the session code that crashed the servers. We rolled back.", "software-defect/code-change", "introduced a bug"},
+		{"Requests failed in one region. An engineer ran a command against the wrong cluster and deleted the nodes.", "human-error/manual-command", "wrong cluster"},
+		{"The database ran out of disk space and stopped accepting writes.", "capacity/disk", "disk space"},
+		{"We were hit by a volumetric DDoS attack that saturated our links.", "overload/ddos", "DDoS"},
+		{"Our cloud provider had an outage in us-east-1, and our service, which runs only there, went down with it.", "dependency", "provider"},
+		{"A leap second caused the clocks to jump and the servers hung.", "time/leap-second", "leap second"},
+		{"An attacker used a stolen key to access the admin panel and exfiltrated customer data.", "security", "attacker"},
+		{"We ruled out a hardware fault. The outage was caused by a misconfigured load balancer.", "configuration-error", "misconfigured"},
+		{"A surge of traffic after a marketing email overwhelmed the web tier.", "overload", "surge"},
+		{"The site was slow on Tuesday. We are still investigating the cause and will post an update.", "unknown", "still investigating"},
+		{"The site was down on Tuesday for an hour. Service is restored.", "", ""},
+	} {
+		d := tg.RootCause(&incident.Incident{ID: "x", Title: "Incident", Narrative: c.text})
+		if c.want == "" {
+			if d.Tag != nil || d.Reason != ReasonNotStated || d.Stated {
+				t.Errorf("%q: %s, want no root cause because %s", c.text, d, ReasonNotStated)
+			}
+			continue
+		}
+		if d.Tag == nil || d.Tag.Term != c.want || !strings.Contains(d.Tag.Evidence, c.evidence) {
+			t.Errorf("%q: %s (evidence %q), want %s with evidence mentioning %q", c.text, d, evidenceOf(d), c.want, c.evidence)
+			continue
+		}
+		if d.Tag.Confidence <= 0 || d.Tag.Confidence > 1 || d.Tag.Origin != incident.Auto {
+			t.Errorf("%q: tag %+v", c.text, d.Tag)
+		}
+	}
+}
+
+func evidenceOf(d RootCauseDecision) string {
+	if d.Tag == nil {
+		return ""
+	}
+	return d.Tag.Evidence
+}

@@ -120,7 +120,10 @@ func evalTaggerLabels(ctx context.Context, app *App, path string) (*taggerEval, 
 		{"learned by the model, scored out of fold", func(id string) bool { return seen[id] }},
 		{"all", func(string) bool { return true }},
 	}
-	for _, g := range groups {
+	for gi, g := range groups {
+		if gi == len(groups)-1 && (len(seen) == 0 || len(seen) == len(cases)) {
+			break // "all" would repeat the one group there is
+		}
 		var gr []taxonomy.Reference
 		var gp, grp []taxonomy.Prediction
 		for i, r := range refs {
@@ -267,16 +270,11 @@ func writeTaggerEval(w io.Writer, ev *taggerEval) error {
 	return nil
 }
 
-// maxShare names the class predicted most above its reference share.
+// maxShare names the class whose tags most exceed its reference share.
 func maxShare(r *taxonomy.RootCauseReport) string {
-	best, name := 0.0, "-"
-	for _, c := range r.PerClass {
-		if c.Reference == 0 {
-			continue
-		}
-		if x := float64(c.Predicted) / float64(c.Reference); x > best {
-			best, name = x, c.Class
-		}
+	name, ratio := r.TaggedShare()
+	if name == "" {
+		return "-"
 	}
-	return fmt.Sprintf("%.2f %s", best, name)
+	return fmt.Sprintf("%.2f %s", ratio, name)
 }

@@ -93,6 +93,7 @@ func runReport(v *taxonomy.Vocab, c *corpus, heldOut, verbose bool) error {
 			printErrors(c, part.refs, preds)
 		}
 	}
+	printFacets(t, c, devCases)
 	if heldOut {
 		cases, refs := training.Labelled(c.icco, c.labels, data.HeldOut)
 		preds, _, err := training.Predictions(t, cases, set)
@@ -138,5 +139,32 @@ func printErrors(c *corpus, refs []taxonomy.Reference, preds []taxonomy.Predicti
 		}
 		l, _ := c.labels.Get(r.ID)
 		fmt.Printf("%s  ref %-32s pred %-32s %.2f  [%s]\n      %s\n", r.ID[:8], r.Term, p.Term, p.Confidence, l.Note, p.Evidence)
+	}
+}
+
+// printFacets scores the trigger and component tags of the icco cases
+// against the labels' lists (which name at most two triggers and three
+// components, so precision is a lower bound).
+func printFacets(t *taxonomy.Tagger, c *corpus, cases []*incident.Incident) {
+	var labelled []*incident.Incident
+	for _, in := range cases {
+		l, _ := c.labels.Get(in.ID)
+		cp := *in
+		cp.Tags = nil
+		for _, f := range []struct {
+			facet incident.Facet
+			terms []string
+		}{{incident.Trigger, l.Trigger}, {incident.Component, l.Component}} {
+			for _, term := range f.terms {
+				cp.Tags = append(cp.Tags, incident.Tag{Facet: f.facet, Term: term, Origin: incident.Human})
+			}
+		}
+		labelled = append(labelled, &cp)
+	}
+	h, rows := taxonomy.FacetTable(taxonomy.EvaluateFacets(t, labelled))
+	fmt.Println("trigger and component against the labels' lists:")
+	fmt.Println(strings.Join(h, "\t"))
+	for _, r := range rows {
+		fmt.Println(strings.Join(r, "\t"))
 	}
 }
