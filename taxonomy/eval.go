@@ -9,8 +9,12 @@ import (
 
 // PRF is precision, recall and F1 with the counts behind them.
 type PRF struct {
-	Precision, Recall, F1 float64
-	TP, FP, FN            int
+	Precision float64 `json:"precision"`
+	Recall    float64 `json:"recall"`
+	F1        float64 `json:"f1"`
+	TP        int     `json:"tp"`
+	FP        int     `json:"fp"`
+	FN        int     `json:"fn"`
 }
 
 func prf(tp, fp, fn int) PRF {
@@ -30,14 +34,14 @@ func prf(tp, fp, fn int) PRF {
 // FacetScore is how a tagger's tags of one facet compare with the human
 // tags of the cases that have any.
 type FacetScore struct {
-	Facet incident.Facet
+	Facet incident.Facet `json:"facet"`
 	// Cases is how many cases carry a human tag of the facet; only they
 	// are scored.
-	Cases int
+	Cases int `json:"cases"`
 	// Micro pools every (case, term) decision; MacroF1 averages the F1 of
 	// each term that occurs in the human tags or the tags given.
-	Micro   PRF
-	MacroF1 float64
+	Micro   PRF     `json:"micro"`
+	MacroF1 float64 `json:"macro_f1"`
 }
 
 // EvaluateFacets scores t's tags of every facet against the human tags of

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"incidents/data/incident"
 )
 
 func FuzzSentences(f *testing.F) {
@@ -59,6 +61,34 @@ func FuzzNormalizeKey(f *testing.F) {
 		}
 		if strings.Contains(k, "  ") || strings.TrimSpace(k) != k {
 			t.Fatalf("NormalizeKey(%q) = %q has stray spaces", s, k)
+		}
+	})
+}
+
+// Sections keeps every word of the text it does not take as a heading, in
+// order, and the shipped tagger decides any narrative without panicking.
+func FuzzSections(f *testing.F) {
+	for _, s := range []string{"## Root cause\nA bug.", "Root Cause:\n\nLoad rose.", "**Impact**\nSlow.", "Root cause: a typo.\nDetection\nPaged.", "#", "**", ":"} {
+		f.Add(s)
+	}
+	tg := Shipped()
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) || len(s) > 1<<16 {
+			return
+		}
+		var body strings.Builder
+		for _, sec := range Sections(s) {
+			if strings.TrimSpace(sec.Text) == "" {
+				t.Fatalf("empty section from %q", s)
+			}
+			body.WriteString(sec.Text + "\n")
+		}
+		if n, m := len(strings.Fields(body.String())), len(strings.Fields(s)); n > m {
+			t.Fatalf("sections of %q have %d words, the text %d", s, n, m)
+		}
+		d := tg.RootCause(&incident.Incident{ID: "f", Narrative: s})
+		if d.Tag != nil && (d.Tag.Evidence == "" || !strings.Contains(s, strings.TrimSuffix(d.Tag.Evidence, "…"))) && d.Tag.Term != NoCause {
+			t.Fatalf("evidence %q is not a sentence of %q", d.Tag.Evidence, s)
 		}
 	})
 }

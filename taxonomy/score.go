@@ -7,20 +7,20 @@ import (
 
 // Reference is the hand-made root cause of one case.
 type Reference struct {
-	ID     string
-	Term   string // most specific term, "unknown" when the text states none
-	Class  string
-	Stated bool
+	ID     string `json:"id"`
+	Term   string `json:"term"` // most specific term, "unknown" when the text states none
+	Class  string `json:"class"`
+	Stated bool   `json:"stated"`
 }
 
 // Prediction is the root cause a tagger gave one case: Term is "" when it
 // gave none (it found no stated cause).
 type Prediction struct {
-	ID         string
-	Term       string
-	Class      string
-	Confidence float64
-	Evidence   string
+	ID         string  `json:"id"`
+	Term       string  `json:"term"`
+	Class      string  `json:"class"`
+	Confidence float64 `json:"confidence"`
+	Evidence   string  `json:"evidence"`
 }
 
 // NoCause is the class a prediction without a root-cause tag is scored as:
@@ -31,35 +31,37 @@ const NoCause = "unknown"
 // ClassScore is precision, recall and F1 of one root-cause class, with how
 // many cases the reference and the tagger gave it.
 type ClassScore struct {
-	Class     string
-	Reference int
-	Predicted int
+	Class     string `json:"class"`
+	Reference int    `json:"reference"`
+	Predicted int    `json:"predicted"`
 	PRF
 }
 
 // RootCauseReport scores root-cause predictions against references.
 type RootCauseReport struct {
-	Name  string
-	Cases int
+	Name  string `json:"name"`
+	Cases int    `json:"cases"`
 	// PerClass lists every class of the references or the predictions,
 	// reference classes first, in vocabulary order.
-	PerClass []ClassScore
+	PerClass []ClassScore `json:"per_class"`
 	// MacroF1 averages the F1 of the reference classes; MacroF1Stated
 	// leaves out unknown.
-	MacroF1, MacroF1Stated float64
-	Accuracy               float64
+	MacroF1       float64 `json:"macro_f1"`
+	MacroF1Stated float64 `json:"macro_f1_stated"`
+	Accuracy      float64 `json:"accuracy"`
 	// TermAccuracy is the share of cases whose most specific term is exactly
 	// the reference's.
-	TermAccuracy float64
+	TermAccuracy float64 `json:"term_accuracy"`
 	// Stated counts the cases whose text states a cause; Covered those of
 	// them given a cause (a class other than unknown).
-	Stated, Covered int
+	Stated  int `json:"stated"`
+	Covered int `json:"covered"`
 	// Untagged counts the cases given no root-cause tag at all (scored as
 	// unknown, and included in unknown's Predicted).
-	Untagged int
+	Untagged int `json:"untagged"`
 	// Confusion counts cases by reference class, then predicted class.
-	Confusion   map[string]map[string]int
-	Reliability []ReliabilityBin
+	Confusion   map[string]map[string]int `json:"confusion"`
+	Reliability []ReliabilityBin          `json:"reliability"`
 }
 
 // Coverage is Covered / Stated.
@@ -215,9 +217,11 @@ func classOrder(v *Vocab, ref, pred map[string]int) []string {
 // confidence falls in [Lo, Hi), how confident they were on average and how
 // often they were right.
 type ReliabilityBin struct {
-	Lo, Hi         float64
-	Tags, Right    int
-	MeanConfidence float64
+	Lo             float64 `json:"lo"`
+	Hi             float64 `json:"hi"`
+	Tags           int     `json:"tags"`
+	Right          int     `json:"right"`
+	MeanConfidence float64 `json:"mean_confidence"`
 }
 
 // Accuracy is Right / Tags.

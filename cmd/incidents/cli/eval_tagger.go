@@ -202,12 +202,13 @@ func evalTaggerCategories(ctx context.Context, paths []string) (*taggerEval, err
 		srcs = append(srcs, s)
 	}
 	sort.Strings(srcs)
-	tg := taxonomy.Shipped()
+	tg, rules := taxonomy.Shipped(), taxonomy.NewRuleTagger(taxonomy.Default())
 	ev := &taggerEval{Note: "categories are another tool's loose labels; a case counts as recognised when the tagger gives any tag its category maps onto (taxonomy/categories.yaml)"}
 	for _, s := range srcs {
 		ev.Categories = append(ev.Categories, taxonomy.EvaluateAgainstCategories(tg, s, bySource[s]))
 		if rep := taxonomy.EvaluateRootCausesAgainstCategories(tg, s, bySource[s]); rep.Cases > 0 {
-			ev.Sets = append(ev.Sets, taggerSet{Name: s + " sections naming a root cause", Tagger: "shipped", Report: rep})
+			ev.Sets = append(ev.Sets, taggerSet{Name: s + " sections naming a root cause", Tagger: "shipped", Report: rep},
+				taggerSet{Name: s + " sections naming a root cause", Tagger: "rules alone", Report: taxonomy.EvaluateRootCausesAgainstCategories(rules, s, bySource[s])})
 		}
 	}
 	return ev, nil

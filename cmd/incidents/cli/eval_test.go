@@ -3,8 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"incidents/data"
+	"incidents/data/incident"
 )
 
 // TestEvalBundledGolden is the ranking regression test: it loads the
@@ -66,13 +71,71 @@ func TestEvalNeedsLinks(t *testing.T) {
 
 func TestEvalTagger(t *testing.T) {
 	out, _ := mustRun(t, "eval", "--tagger", "-o", "json")
-	var rep struct {
-		HeldOut json.RawMessage `json:"held_out"`
-	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.HeldOut) < 10 {
+	var ev taggerEval
+	if err := json.Unmarshal([]byte(out), &ev); err != nil || len(ev.Sets) != 2 || len(ev.Facets) != 5 {
 		t.Fatalf("eval --tagger -o json: %v\n%.300s", err, out)
 	}
-	if !strings.Contains(string(rep.HeldOut), "root_cause") {
-		t.Errorf("tagger report has no root_cause facet:\n%.300s", rep.HeldOut)
+	if r := ev.Sets[0].Report; r.Cases != 190 || r.MacroF1 < 0.6 || len(r.Reliability) == 0 || len(r.Confusion) == 0 {
+		t.Errorf("bundled report: %+v", r)
+	}
+	table, _ := mustRun(t, "eval", "--tagger")
+	for _, want := range []string{"optimistic", "MACRO_F1", "confusion matrix", "reliability of the confidence", "pred/ref"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("eval --tagger lacks %q:\n%s", want, table)
+		}
+	}
+}
+
+// eval --tagger --labels scores the labelled cases of the database: those
+// the shipped model never saw with it, those it learned out of fold.
+func TestEvalTaggerLabels(t *testing.T) {
+	labels, err := data.IccoLabels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, held := labels.Halves()
+	dir := t.TempDir()
+	for _, id := range append(dev[:6], held[:6]...) {
+		b, err := os.ReadFile(filepath.Join("../../../../shared/corpora/icco-postmortems", id+".md"))
+		if err != nil {
+			t.Fatalf("corpus missing: %v (tests expect ../shared beside the checkout)", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, id+".md"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := tempDB(t)
+	labelsPath := "../../../data/labels/icco.yaml"
+	_, _, err = runCLI(t, "--db", db, "ingest", "--bundled")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, "--db", db, "eval", "--tagger", "--labels", labelsPath); incident.KindOf(err) != incident.ErrEmpty || !strings.Contains(err.Error(), "ingest the labelled postmortems") {
+		t.Errorf("no labelled case in the database: %v", err)
+	}
+	mustRun(t, "--db", db, "ingest", dir)
+	out, _ := mustRun(t, "--db", db, "eval", "--tagger", "--labels", labelsPath, "-o", "json")
+	var ev taggerEval
+	if err := json.Unmarshal([]byte(out), &ev); err != nil {
+		t.Fatalf("%v\n%.300s", err, out)
+	}
+	got := map[string]int{}
+	for _, s := range ev.Sets {
+		got[s.Name+"/"+s.Tagger] = s.Report.Cases
+	}
+	for _, k := range []string{"not learned by the model/shipped", "learned by the model, scored out of fold/shipped", "all/shipped", "all/rules alone"} {
+		if want := map[bool]int{true: 12, false: 6}[strings.HasPrefix(k, "all")]; got[k] != want {
+			t.Errorf("%s: %d cases, want %d (sets %v)", k, got[k], want, got)
+		}
+	}
+	if !strings.Contains(ev.Note, "12 of the 242 labelled cases are in the database; the shipped model learned 6 of them") {
+		t.Errorf("note %q", ev.Note)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("cases:\n- id: x\n  root_cause: gremlins\n  class: gremlins\n  stated: true\n  sure: high\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, "--db", db, "eval", "--tagger", "--labels", bad); incident.KindOf(err) != incident.ErrInvalid || !strings.Contains(err.Error(), "bad.yaml:2") {
+		t.Errorf("labels with an unknown term: %v", err)
 	}
 }

@@ -58,10 +58,10 @@ says what was used.
 
 --dry-run prints what would change, with evidence, and writes nothing; a
 case that gets no root cause is listed with the reason.
---eval scores the tagger against this database's human tags (per facet
-precision, recall, micro and macro F1; the root cause by class), leaving
-out of the root-cause figures the cases the shipped model learned from; it
-writes nothing.
+--eval scores the shipped tagger against this database's human tags (per
+facet precision, recall, micro and macro F1; the root cause by class),
+leaving out of the root-cause figures the cases the shipped model learned
+from; it writes nothing.
 --set ID FACET=TERM puts a human tag on a case instead; the term may be an
 id, label or alias of the vocabulary (see 'incidents vocab').`,
 		Example: `  incidents tag --dry-run
@@ -352,10 +352,10 @@ func evalTagger(ctx context.Context, app *App, format string) error {
 		return err
 	}
 	defer s.Close()
-	tg, err := dbTagger(ctx, s, app.Stderr)
-	if err != nil {
-		return err
-	}
+	// The shipped tagger, not one refined with this database's human root
+	// causes: those are the reference, and a model that learned them
+	// cannot be scored on them.
+	tg := taxonomy.Shipped()
 	rep, err := evaluateHumanTags(ctx, s, tg)
 	if err != nil {
 		return err
@@ -364,7 +364,7 @@ func evalTagger(ctx context.Context, app *App, format string) error {
 		return &incident.Error{Kind: incident.ErrEmpty, File: app.DBPath, Msg: "no case carries a human tag",
 			Hint: "put human tags on cases with 'incidents tag --set ID facet=term'; imported tags are not a reference"}
 	}
-	fmt.Fprintf(app.Stderr, "%d cases with human tags; %d of their root causes left out: the shipped model learned them (see 'incidents eval --tagger')\n", rep.cases, rep.learned)
+	fmt.Fprintf(app.Stderr, "the shipped tagger against %d cases with human tags; %d of their root causes left out: the shipped model learned them (see 'incidents eval --tagger')\n", rep.cases, rep.learned)
 	h, rows := taxonomy.FacetTable(rep.facets)
 	if err := (&Table{Header: h, Rows: rows}).Write(app.Stdout, format); err != nil {
 		return err
