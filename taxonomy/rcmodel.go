@@ -165,11 +165,6 @@ type softmaxProblem struct {
 	lambda []float64 // per input
 	shared []int     // per label: index of its class's first rule input, -1 for none
 	r      int       // rule inputs per class
-	// center, when set, is where the penalty pulls the parameters (and
-	// where the optimiser starts), laid out as theta; scale multiplies the
-	// penalty and then also applies to the biases (see Refine).
-	center []float64
-	scale  float64
 }
 
 // penalty returns the ridge penalty of each parameter (weights, biases,
@@ -183,21 +178,12 @@ func (p softmaxProblem) penalty() []float64 {
 	for f := 0; f < p.r; f++ {
 		out[k*d+k+f] = p.lambda[0]
 	}
-	if p.center != nil {
-		for c := 0; c < k; c++ {
-			out[k*d+c] = p.lambda[0]
-		}
-		for i := range out {
-			out[i] *= p.scale
-		}
-	}
 	return out
 }
 
 // fitSoftmax minimises the weighted mean cross-entropy plus the penalty
-// with L-BFGS from zero weights, or from the center (biases are not
-// penalised without a center; the shared weights are, with the first
-// input's penalty). It is deterministic.
+// with L-BFGS from zero weights (biases are not penalised; the shared
+// weights are, with the first input's penalty). It is deterministic.
 func fitSoftmax(p softmaxProblem, maxIter int) (w [][]float64, b, u []float64) {
 	k, d, r := p.k, p.d, p.r
 	total := 0.0
@@ -205,9 +191,6 @@ func fitSoftmax(p softmaxProblem, maxIter int) (w [][]float64, b, u []float64) {
 		total += w
 	}
 	theta := make([]float64, k*d+k+r)
-	if p.center != nil {
-		copy(theta, p.center)
-	}
 	pen := p.penalty()
 	if len(p.xs) > 0 && k > 0 && total > 0 {
 		dense := make([]map[int]float64, len(p.xs))
@@ -263,9 +246,6 @@ func fitSoftmax(p softmaxProblem, maxIter int) (w [][]float64, b, u []float64) {
 			}
 			for i, l := range pen {
 				w := theta[i]
-				if p.center != nil {
-					w -= p.center[i]
-				}
 				loss += 0.5 * l * w * w
 				if grad != nil {
 					grad[i] += l * w

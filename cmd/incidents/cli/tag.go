@@ -18,9 +18,6 @@ import (
 
 func init() { register(newTagCmd) }
 
-// tagRefineLimit bounds how many of a database's human root causes refine
-// the shipped model.
-const tagRefineLimit = 5000
 
 func newTagCmd(app *App) *cobra.Command {
 	var (
@@ -51,10 +48,8 @@ bundled corpus and half of a hand-labelled set of public postmortems), and
 its confidence is calibrated: of the tags at 0.8 or more, about 8 in 10 or
 more were right on text the model never saw. A case whose text states no
 cause gets no root cause ("unknown" only when it says the cause is not
-established). When the database holds at least 10 human root causes the
-shipped model did not learn (set with --set, or imported with origin human),
-they refine the model for this run; imported tags never train it. stderr
-says what was used.
+established). Imported tags never train the tagger; human tags are what
+--eval scores it against.
 
 --dry-run prints what would change, with evidence, and writes nothing; a
 case that gets no root cause is listed with the reason.
@@ -184,50 +179,12 @@ func setHumanTag(ctx context.Context, app *App, id, arg string) error {
 	return nil
 }
 
-// dbTagger returns the tagger of this database: the shipped one, its
-// root-cause model refined with the database's human root causes it did
-// not learn when there are at least taxonomy.MinRefine of them. It says on
-// stderr what it uses.
-func dbTagger(ctx context.Context, s *store.Store, stderr io.Writer) (*taxonomy.Tagger, error) {
+// dbTagger returns the tagger of `incidents tag`, the shipped one, and
+// says on stderr what it uses.
+func dbTagger(stderr io.Writer) *taxonomy.Tagger {
 	tg := taxonomy.Shipped()
-	m := tg.Model()
-	exs, err := userRootCauses(ctx, s, tg)
-	if err != nil {
-		return nil, err
-	}
-	refined := m.Refine(exs)
-	msg := fmt.Sprintf("tagger: patterns for every facet; root cause by the shipped model (learned from %d human-labelled cases)", len(m.TrainedOn))
-	if refined != m {
-		tg = taxonomy.NewTagger(tg.Vocab(), refined)
-		msg += fmt.Sprintf(", refined with %d human root causes of this database", len(exs))
-	} else if len(exs) > 0 {
-		msg += fmt.Sprintf("; %d human root causes of this database are too few to refine it (%d needed)", len(exs), taxonomy.MinRefine)
-	}
-	fmt.Fprintln(stderr, msg)
-	return tg, nil
-}
-
-// userRootCauses returns the cases of the database with a human root cause
-// the shipped model did not learn, as examples (the class of their first
-// human root cause). Imported tags are another tool's categories and are
-// never learned from.
-func userRootCauses(ctx context.Context, s *store.Store, tg *taxonomy.Tagger) ([]taxonomy.Example, error) {
-	learned := map[string]bool{}
-	for _, id := range tg.Model().TrainedOn {
-		learned[id] = true
-	}
-	v := tg.Vocab()
-	var exs []taxonomy.Example
-	err := s.Each(ctx, store.Filter{}, func(in *incident.Incident) error {
-		if len(exs) >= tagRefineLimit || learned[in.ID] {
-			return nil
-		}
-		if h := taxonomy.HumanRootCause(in); len(h) > 0 {
-			exs = append(exs, taxonomy.Example{ID: in.ID, Evidence: v.ReadCase(in), Class: v.ClassOf(h[0]), Weight: 1})
-		}
-		return nil
-	})
-	return exs, err
+	fmt.Fprintf(stderr, "tagger: patterns for every facet; root cause by the shipped model (learned from %d human-labelled cases)\n", len(tg.Model().TrainedOn))
+	return tg
 }
 
 // tagChange is one line of a dry run.
@@ -253,10 +210,7 @@ func autoTag(ctx context.Context, app *App, id string, dryRun bool, format strin
 		}
 		f.IDs = []string{id}
 	}
-	tg, err := dbTagger(ctx, s, app.Stderr)
-	if err != nil {
-		return err
-	}
+	tg := dbTagger(app.Stderr)
 	tagged, err := tagAll(ctx, s, f, tg)
 	if err != nil {
 		return err
@@ -352,9 +306,6 @@ func evalTagger(ctx context.Context, app *App, format string) error {
 		return err
 	}
 	defer s.Close()
-	// The shipped tagger, not one refined with this database's human root
-	// causes: those are the reference, and a model that learned them
-	// cannot be scored on them.
 	tg := taxonomy.Shipped()
 	rep, err := evaluateHumanTags(ctx, s, tg)
 	if err != nil {

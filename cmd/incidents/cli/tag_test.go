@@ -248,11 +248,6 @@ func TestTagEval(t *testing.T) {
 	if !strings.Contains(errOut, "against 17 cases with human tags; 1 of their root causes left out") {
 		t.Errorf("stderr: %s", errOut)
 	}
-	// Tagging refines the model with the 16 human root causes it did not
-	// learn.
-	if _, errOut, err := runTagCLI(t, db, "tag", "--dry-run"); err != nil || !strings.Contains(errOut, "refined with 16 human root causes") {
-		t.Errorf("tag --dry-run: %v, stderr %s", err, errOut)
-	}
 	if !strings.Contains(out, "root cause by class (16 cases the model never saw)") || !strings.Contains(out, "hardware                    5          6") {
 		t.Errorf("stdout:\n%s", out)
 	}
