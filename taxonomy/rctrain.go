@@ -128,4 +128,3 @@ func idHash(id string) uint64 {
 	h := sha256.Sum256([]byte(id))
 	return binary.BigEndian.Uint64(h[:8])
 }
-

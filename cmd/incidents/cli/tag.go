@@ -18,7 +18,6 @@ import (
 
 func init() { register(newTagCmd) }
 
-
 func newTagCmd(app *App) *cobra.Command {
 	var (
 		dryRun bool
