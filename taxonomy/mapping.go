@@ -108,10 +108,18 @@ func (v *Vocab) MapCategory(source, category string) []incident.Tag {
 	if c == nil {
 		return nil
 	}
-	out := make([]incident.Tag, len(c.tags))
-	copy(out, c.tags)
+	return withRaw(c.tags, category)
+}
+
+// withRaw returns a copy of tags with Raw set to raw; nil for no tags.
+func withRaw(tags []incident.Tag, raw string) []incident.Tag {
+	if len(tags) == 0 {
+		return nil
+	}
+	out := make([]incident.Tag, len(tags))
+	copy(out, tags)
 	for i := range out {
-		out[i].Raw = category
+		out[i].Raw = raw
 	}
 	return out
 }
@@ -123,15 +131,10 @@ func (v *Vocab) MapCategory(source, category string) []incident.Tag {
 // category.
 func (v *Vocab) ImportCategory(source, category string) []incident.Tag {
 	c := v.Category(source, category)
-	if c == nil || len(c.imports) == 0 {
+	if c == nil {
 		return nil
 	}
-	out := make([]incident.Tag, len(c.imports))
-	copy(out, c.imports)
-	for i := range out {
-		out[i].Raw = category
-	}
-	return out
+	return withRaw(c.imports, category)
 }
 
 // Recognised reports whether tags contain one of the category's mapped

@@ -68,7 +68,7 @@ func (e *CaseEvidence) classBest() map[string]struct {
 		passage  int
 	}{}
 	for i, hs := range e.Hits {
-		for _, id := range sortedFloatKeys(hs) {
+		for _, id := range sortedKeys(hs) {
 			c := classOf(id)
 			if b, ok := out[c]; !ok || hs[id] > b.strength {
 				out[c] = struct {
@@ -196,13 +196,4 @@ func buildFeatureSpace(classes []string, cases []*CaseEvidence, minDF int, wordS
 	}
 	fs.index()
 	return fs
-}
-
-func sortedFloatKeys(m map[string]float64) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

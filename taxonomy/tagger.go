@@ -100,7 +100,8 @@ func autoTag(f incident.Facet, id string, h Hit) incident.Tag {
 
 func round3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }
 
-func sortedKeys(m map[string]Hit) []string {
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)

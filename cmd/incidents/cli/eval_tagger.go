@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/spf13/cobra"
@@ -172,13 +173,7 @@ func evalTaggerBundled() (*taggerEval, error) {
 // otherFacets drops the root cause from facet scores: its figures are the
 // class reports, out of fold.
 func otherFacets(scores []taxonomy.FacetScore) []taxonomy.FacetScore {
-	var out []taxonomy.FacetScore
-	for _, s := range scores {
-		if s.Facet != incident.RootCause {
-			out = append(out, s)
-		}
-	}
-	return out
+	return slices.DeleteFunc(scores, func(s taxonomy.FacetScore) bool { return s.Facet == incident.RootCause })
 }
 
 // evalTaggerCategories scores the shipped tagger against the icco

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -358,8 +359,8 @@ func evaluateHumanTags(ctx context.Context, s *store.Store, tg *taxonomy.Tagger)
 		h := taxonomy.HumanRootCause(in)
 		if len(h) > 0 && learned[in.ID] {
 			rep.learned++
-			// Scored by term only for the other facets.
-			in.Tags = withoutRootCause(in.Tags)
+			// Scored for the other facets only.
+			in.Tags = slices.DeleteFunc(in.Tags, func(t incident.Tag) bool { return t.Facet == incident.RootCause })
 		} else if len(h) > 0 {
 			refs = append(refs, taxonomy.Reference{ID: in.ID, Term: h[0], Class: v.ClassOf(h[0]), Stated: h[0] != taxonomy.NoCause})
 			preds = append(preds, tg.Predict(in.ID, v.ReadCase(in)))
@@ -375,16 +376,6 @@ func evaluateHumanTags(ctx context.Context, s *store.Store, tg *taxonomy.Tagger)
 		rep.rootCause = taxonomy.ScoreRootCauses(v, "database", refs, preds)
 	}
 	return rep, nil
-}
-
-func withoutRootCause(tags []incident.Tag) []incident.Tag {
-	var out []incident.Tag
-	for _, t := range tags {
-		if t.Facet != incident.RootCause {
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // tagged is one case with the automatic tags it may keep, and why it gets
