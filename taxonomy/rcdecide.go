@@ -50,7 +50,11 @@ const (
 // with that match as evidence. "unknown" is given only when the text says
 // the cause is not established; a text that states no cause gets no tag.
 func (t *Tagger) RootCause(in *incident.Incident) RootCauseDecision {
-	e := t.v.ReadCase(in)
+	return t.decide(t.v.ReadCase(in))
+}
+
+// decide is RootCause on a case's evidence.
+func (t *Tagger) decide(e *CaseEvidence) RootCauseDecision {
 	if t.rc == nil || len(t.rc.Labels) == 0 {
 		return t.ruleRootCause(e)
 	}

@@ -21,7 +21,11 @@ type CaseEvidence struct {
 
 // ReadCase computes the root-cause evidence of a case.
 func (v *Vocab) ReadCase(in *incident.Incident) *CaseEvidence {
-	ps := Passages(in, incident.RootCause)
+	return v.readCase(Segment(in))
+}
+
+func (v *Vocab) readCase(segs []Sentence) *CaseEvidence {
+	ps := passagesOf(segs, incident.RootCause)
 	e := &CaseEvidence{Passages: ps, Words: make([][]string, len(ps))}
 	for i, p := range ps {
 		e.Words[i] = Tokens(p.Text)
@@ -41,7 +45,7 @@ func (e *CaseEvidence) Stated() bool {
 		}
 	}
 	for _, p := range e.Passages {
-		if w, _ := cueWeight(incident.RootCause, p.Text); w > 0 {
+		if p.Cue {
 			return true
 		}
 	}

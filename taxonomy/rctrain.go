@@ -76,12 +76,7 @@ func outOfFoldWith(v *Vocab, exs []Example, s TrainSettings, fit trainer) []Pred
 
 // predict turns a decision on evidence into a prediction.
 func (t *Tagger) predict(id string, e *CaseEvidence) Prediction {
-	var d RootCauseDecision
-	if t.rc == nil || len(t.rc.Labels) == 0 {
-		d = t.ruleRootCause(e)
-	} else {
-		d = t.modelRootCause(e)
-	}
+	d := t.decide(e)
 	p := Prediction{ID: id}
 	if d.Tag != nil {
 		p.Term, p.Class, p.Confidence, p.Evidence = d.Tag.Term, t.v.ClassOf(d.Tag.Term), d.Tag.Confidence, d.Tag.Evidence

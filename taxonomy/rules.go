@@ -20,6 +20,8 @@ type Passage struct {
 	// with a primary cue ("the root cause was").
 	Primary bool
 	Role    Role
+	// Cue is true when the sentence carries an asserted cue of the facet.
+	Cue bool
 }
 
 // primaryField names each facet's own field, when it has one.
@@ -62,6 +64,15 @@ type cue struct {
 	re      *regexp.Regexp
 	weight  float64
 	primary bool
+	need    []string // lower-case strings one of which a match contains (see needles)
+}
+
+func init() {
+	for _, cs := range facetCues {
+		for i := range cs {
+			cs[i].need = needles(cs[i].re.String())
+		}
+	}
 }
 
 // Cue weights: a strong cue states the facet outright; a weak one
@@ -73,17 +84,17 @@ const (
 
 var facetCues = map[incident.Facet][]cue{
 	incident.RootCause: {
-		{regexp.MustCompile(`(?i)\b(root[\s-]?caus\w*|underlying (cause|issue|problem)|primary cause|proximate cause|(was|were) caused by|(is|was) the cause|the cause (of|was)|(was|were) (due|traced|attributed) to|stemm(ed|ing) from|(the|this) (issue|problem|failure|outage|incident) was (a|an|the|that|caused)|resulted from|was the result of|originated (in|from))\b`), strongCue, true},
-		{regexp.MustCompile(`(?i)\b(caused( by)?|causing|due to|because|as a result of|owing to|triggered by|led to|leading to|resulting in|resulted in)\b`), weakCue, false},
+		{regexp.MustCompile(`(?i)\b(root[\s-]?caus\w*|underlying (cause|issue|problem)|primary cause|proximate cause|(was|were) caused by|(is|was) the cause|the cause (of|was)|(was|were) (due|traced|attributed) to|stemm(ed|ing) from|(the|this) (issue|problem|failure|outage|incident) was (a|an|the|that|caused)|resulted from|was the result of|originated (in|from))\b`), strongCue, true, nil},
+		{regexp.MustCompile(`(?i)\b(caused( by)?|causing|due to|because|as a result of|owing to|triggered by|led to|leading to|resulting in|resulted in)\b`), weakCue, false, nil},
 	},
 	incident.Trigger: {
-		{regexp.MustCompile(`(?i)\b(trigger(ed|s)?|began when|started when|kicked off|set off|precipitated)\b`), strongCue, true},
+		{regexp.MustCompile(`(?i)\b(trigger(ed|s)?|began when|started when|kicked off|set off|precipitated)\b`), strongCue, true, nil},
 	},
 	incident.Detection: {
-		{regexp.MustCompile(`(?i)\b(alert(ed|s|ing)?|paged|detected|noticed|discovered|became aware|first reported|reported by|monitoring (showed|detected|fired|caught))\b`), strongCue, true},
+		{regexp.MustCompile(`(?i)\b(alert(ed|s|ing)?|paged|detected|noticed|discovered|became aware|first reported|reported by|monitoring (showed|detected|fired|caught))\b`), strongCue, true, nil},
 	},
 	incident.Remediation: {
-		{regexp.MustCompile(`(?i)\b(mitigat\w*|rolled back|roll(ed|ing)? back|revert(ed|ing)?|restor(ed|ing)|recovered|resolved|failed over|restart(ed|ing)|fixed by|to resolve|to mitigate)\b`), weakCue, false},
+		{regexp.MustCompile(`(?i)\b(mitigat\w*|rolled back|roll(ed|ing)? back|revert(ed|ing)?|restor(ed|ing)|recovered|resolved|failed over|restart(ed|ing)|fixed by|to resolve|to mitigate)\b`), weakCue, false, nil},
 	},
 }
 
@@ -91,7 +102,16 @@ var facetCues = map[incident.Facet][]cue{
 // it, and whether one of them is primary.
 func cueWeight(f incident.Facet, s string) (float64, bool) {
 	w, primary := 0.0, false
+	lower := ""
 	for _, c := range facetCues[f] {
+		if c.need != nil {
+			if lower == "" {
+				lower = strings.ToLower(s)
+			}
+			if !containsAny(lower, c.need) {
+				continue
+			}
+		}
 		for _, loc := range c.re.FindAllStringIndex(s, -1) {
 			if PolarityAt(s, loc[0], loc[1]) == Negated {
 				continue
@@ -111,18 +131,24 @@ func cueWeight(f incident.Facet, s string) (float64, bool) {
 // sections and forward-looking sentences are left out. The same sentence
 // appearing twice is kept once, at the higher weight.
 func Passages(in *incident.Incident, f incident.Facet) []Passage {
+	return passagesOf(Segment(in), f)
+}
+
+// passagesOf is Passages on the sentences of a case.
+func passagesOf(segs []Sentence, f incident.Facet) []Passage {
 	ws := fieldWeights[f]
 	own := primaryField[f]
 	best := map[string]int{}
 	var out []Passage
-	for _, s := range Segment(in) {
+	for _, s := range segs {
 		field, read := roleField[s.Role]
 		if !read || forwardLooking.MatchString(s.Text) {
 			continue
 		}
 		w, ok := ws[field]
 		primary := field == own && own != ""
-		if cw, cp := cueWeight(f, s.Text); cw > 0 && (ok || s.Field == "narrative" || s.Field == "summary") {
+		cw, cp := cueWeight(f, s.Text)
+		if cw > 0 && (ok || s.Field == "narrative" || s.Field == "summary") {
 			if cw > w {
 				w, ok = cw, true
 			}
@@ -131,7 +157,7 @@ func Passages(in *incident.Incident, f incident.Facet) []Passage {
 		if !ok || w <= 0 {
 			continue
 		}
-		p := Passage{Text: s.Text, Weight: w, Primary: primary, Role: s.Role}
+		p := Passage{Text: s.Text, Weight: w, Primary: primary, Role: s.Role, Cue: cw > 0}
 		if i, seen := best[s.Text]; seen {
 			if w > out[i].Weight {
 				out[i] = p
@@ -174,7 +200,11 @@ const (
 // sentences (see TermEvidence) and combines the support (see
 // CombineEvidence).
 func (v *Vocab) RuleScores(in *incident.Incident, f incident.Facet) map[string]Hit {
-	ps := Passages(in, f)
+	return v.ruleScores(Segment(in), f)
+}
+
+func (v *Vocab) ruleScores(segs []Sentence, f incident.Facet) map[string]Hit {
+	ps := passagesOf(segs, f)
 	return v.CombineEvidence(f, ps, v.TermEvidence(f, ps))
 }
 

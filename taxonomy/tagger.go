@@ -47,22 +47,23 @@ func (t *Tagger) Tag(in *incident.Incident) []incident.Tag {
 func (t *Tagger) TagCase(in *incident.Incident) ([]incident.Tag, RootCauseDecision) {
 	var out []incident.Tag
 	var d RootCauseDecision
+	segs := Segment(in)
 	for _, f := range incident.Facets {
 		if f == incident.RootCause {
-			if d = t.RootCause(in); d.Tag != nil {
+			if d = t.decide(t.v.readCase(segs)); d.Tag != nil {
 				out = append(out, *d.Tag)
 			}
 			continue
 		}
-		out = append(out, t.ruleTags(in, f)...)
+		out = append(out, t.ruleTags(segs, f)...)
 	}
 	return out, d
 }
 
 // ruleTags tags one facet from its rule scores.
-func (t *Tagger) ruleTags(in *incident.Incident, f incident.Facet) []incident.Tag {
+func (t *Tagger) ruleTags(segs []Sentence, f incident.Facet) []incident.Tag {
 	var out []incident.Tag
-	for id, h := range t.v.RuleScores(in, f) {
+	for id, h := range t.v.ruleScores(segs, f) {
 		if h.Confidence >= ruleThreshold && h.Evidence != "" {
 			out = append(out, autoTag(f, id, h))
 		}
