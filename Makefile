@@ -21,7 +21,7 @@ all: build
 
 build: $(BIN)
 
-$(BIN): $(GOSRC) $(ECHARTS) $(shell find data/cases data/labels -type f 2>/dev/null)
+$(BIN): $(GOSRC) $(ECHARTS) $(shell find data/cases data/labels taxonomy/model -type f 2>/dev/null)
 	$(GO) build -o $(BIN) ./cmd/incidents
 
 # ECharts is taken from the npm registry at build time and inlined into
