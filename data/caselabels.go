@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
 	"strings"
 
@@ -14,6 +13,8 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"incidents/data/incident"
+	"incidents/data/safefile"
+	"incidents/data/safeyaml"
 )
 
 // IccoLabelsFile is the name, under labels/, of the hand-made root-cause
@@ -21,12 +22,11 @@ import (
 // auto-tagger).
 const IccoLabelsFile = "icco.yaml"
 
-// Limits of a labels file: far above any real one, low enough that a
-// hostile file cannot make the YAML parser run for minutes.
-const (
-	maxLabelsBytes = 8 << 20
-	maxLabelsDepth = 32
-)
+// maxLabelsBytes bounds a labels file: far above any real one.
+const maxLabelsBytes = 8 << 20
+
+// labelsHint says what a labels file holds.
+const labelsHint = "a labels file is 'cases:' and a list of entries with id, root_cause, class, stated, sure, also, trigger, component, note, event"
 
 // CaseLabel is the hand-made reference for one case: its primary root cause
 // and what else the labeller saw. Only ids and the labeller's own words are
@@ -96,26 +96,25 @@ func IccoLabels() (*CaseLabels, error) {
 
 // ReadCaseLabels reads and parses a labels file.
 func ReadCaseLabels(path string) (*CaseLabels, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &incident.Error{Kind: incident.ErrNotFound, File: path, Msg: "no such labels file",
-				Hint: "give the path of a labels file such as data/labels/icco.yaml"}
-		}
-		return nil, err
-	}
-	if st.Size() > maxLabelsBytes {
-		return nil, &incident.Error{Kind: incident.ErrTooLarge, File: path,
-			Msg: fmt.Sprintf("labels file of %d bytes is over the %d MiB limit", st.Size(), maxLabelsBytes>>20)}
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
+	b, err := safefile.Read(path, maxLabelsBytes)
+	var nr *safefile.NotRegularError
+	var tl *safefile.TooLargeError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, &incident.Error{Kind: incident.ErrNotFound, File: path, Msg: "no such labels file",
+			Hint: "give the path of a labels file such as data/labels/icco.yaml"}
+	case errors.As(err, &nr):
+		return nil, &incident.Error{Kind: incident.ErrInvalid, File: path, Msg: "the labels file is not a regular file (" + nr.Type + ")", Hint: labelsHint}
+	case errors.As(err, &tl):
+		return nil, &incident.Error{Kind: incident.ErrTooLarge, File: path, Msg: fmt.Sprintf("the labels file is over the %d MiB limit", maxLabelsBytes>>20), Hint: labelsHint}
+	case err != nil:
+		return nil, &incident.Error{Kind: incident.ErrMissing, File: path, Msg: "cannot read the labels file", Err: err}
 	}
 	return ParseCaseLabels(path, b)
 }
 
-// ParseCaseLabels decodes a labels document strictly: an unknown field, a
+// ParseCaseLabels decodes a labels document strictly (through safeyaml:
+// bounded nesting and aliases, located errors): an unknown field, a
 // missing id, root_cause, class, stated or sure, a duplicate id, an unknown
 // sure value, or stated false with a root cause other than unknown are
 // errors naming the file, line and field. Terms are checked against the
@@ -125,13 +124,9 @@ func ParseCaseLabels(name string, b []byte) (*CaseLabels, error) {
 		return nil, &incident.Error{Kind: incident.ErrTooLarge, File: name,
 			Msg: fmt.Sprintf("labels of %d bytes are over the %d MiB limit", len(b), maxLabelsBytes>>20)}
 	}
-	if d, line := flowDepth(b); d > maxLabelsDepth {
-		return nil, &incident.Error{Kind: incident.ErrTooLarge, File: name, Line: line,
-			Msg: fmt.Sprintf("labels are nested deeper than %d levels", maxLabelsDepth)}
-	}
 	var doc caseLabelsDoc
-	if err := yaml.UnmarshalWithOptions(b, &doc, yaml.Strict()); err != nil {
-		return nil, labelsYAMLError(name, err)
+	if err := safeyaml.Unmarshal(safeyaml.Doc{Name: name, What: "labels file", Strict: true, Hint: labelsHint}, b, &doc); err != nil {
+		return nil, err
 	}
 	l := &CaseLabels{File: name, Cases: doc.Cases, byID: map[string]int{}}
 	l.lines = caseLines(b, len(doc.Cases))
@@ -320,46 +315,4 @@ func caseLines(b []byte, n int) []int {
 		}
 	}
 	return out
-}
-
-// labelsYAMLError locates a decoding error.
-func labelsYAMLError(name string, err error) error {
-	var ye yaml.Error
-	line, msg := 0, err.Error()
-	if errors.As(err, &ye) {
-		msg = ye.GetMessage()
-		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
-			line = tk.Position.Line
-		}
-	}
-	hint := "a labels file is 'cases:' and a list of entries with id, root_cause, class, stated, sure, also, trigger, component, note, event"
-	var te *yaml.TypeError
-	var ue *yaml.UnexpectedNodeTypeError
-	if errors.As(err, &te) || errors.As(err, &ue) {
-		return &incident.Error{Kind: incident.ErrType, File: name, Line: line, Msg: msg,
-			Hint: "stated is true or false; also, trigger and component are lists; the other fields are text"}
-	}
-	return &incident.Error{Kind: incident.ErrSyntax, File: name, Line: line, Msg: "invalid labels: " + msg, Hint: hint}
-}
-
-// flowDepth returns the deepest nesting of YAML flow brackets and its
-// line. Quotes are not followed: a real labels file never nests brackets,
-// so counting a bracket inside a note can only refuse an odd file, while a
-// hostile one cannot hide its nesting behind a quote.
-func flowDepth(b []byte) (depth, line int) {
-	d, ln := 0, 1
-	for _, c := range b {
-		switch c {
-		case '\n':
-			ln++
-		case '[', '{':
-			d++
-			if d > depth {
-				depth, line = d, ln
-			}
-		case ']', '}':
-			d = max(0, d-1)
-		}
-	}
-	return depth, line
 }

@@ -42,7 +42,7 @@ type categoryDoc struct {
 func (v *Vocab) parseCategories(b []byte) (map[string]map[string]*CategoryMapping, []*CategorySource, error) {
 	var doc categoryDoc
 	if err := safeyaml.Unmarshal(safeyaml.Doc{Name: "categories.yaml", What: "category mapping", Strict: true,
-		Hint: "sources: a list of {id, description, categories: [{name, tags: [facet:term], note}]}"}, b, &doc); err != nil {
+		Hint: "sources: a list of {id, description, categories: [{name, tags: [facet:term], import: [facet:term], note}]}"}, b, &doc); err != nil {
 		return nil, nil, fmt.Errorf("category mapping: %w", err)
 	}
 	out := map[string]map[string]*CategoryMapping{}
