@@ -30,17 +30,6 @@ var (
 // listStop are headings after which no incidents follow.
 var listStop = map[string]bool{"other lists of postmortems": true, "analysis": true, "contributors": true}
 
-// listSectionTags maps section headings onto imported tags.
-var listSectionTags = map[string]struct {
-	facet incident.Facet
-	term  string
-}{
-	"Config Errors":           {incident.RootCause, "configuration-error"},
-	"Hardware/Power Failures": {incident.RootCause, "hardware"},
-	"Time":                    {incident.RootCause, "time"},
-	"Database":                {incident.Component, "database"},
-}
-
 func detectList(in Input) int {
 	head := in.Data[:min(len(in.Data), 256<<10)]
 	if bytes.Count(head, []byte("\n[")) < 3 {
@@ -139,9 +128,9 @@ func listCase(v *taxonomy.Vocab, links [][]string, text, para, section, file str
 		best = u
 	}
 	c.Date = best.String()
-	if st, ok := listSectionTags[section]; ok && v.Term(st.facet, st.term) != nil {
-		c.Tags = append(c.Tags, incident.Tag{Facet: st.facet, Term: st.term, Raw: section, Origin: incident.Imported})
-	}
+	// The section heading maps onto tags through taxonomy/categories.yaml
+	// (source "danluu"), the one mapping of external categories.
+	c.Tags = incident.MergeTags(c.Tags, v.ImportCategory("danluu", section)...)
 	return c
 }
 

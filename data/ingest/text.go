@@ -173,16 +173,15 @@ func importedTag(v *taxonomy.Vocab, f incident.Facet, text string) incident.Tag 
 	return t
 }
 
-// categoryTags maps source categories onto imported tags with
-// taxonomy LookupAny where they name a vocabulary term ("config-change",
-// "hardware", "security", "time"); the others stay only in Categories.
+// categoryTags maps the front-matter categories of a Markdown file onto
+// imported tags through the one mapping of external categories
+// (taxonomy/categories.yaml, source "icco"): a category that says too little
+// about the case imports nothing and stays only in Categories.
 func categoryTags(cats []string) []incident.Tag {
 	v := taxonomy.Default()
 	var tags []incident.Tag
 	for _, c := range cats {
-		if term, ok := v.LookupAny(c); ok {
-			tags = incident.MergeTags(tags, incident.Tag{Facet: term.Facet, Term: term.ID, Raw: c, Origin: incident.Imported})
-		}
+		tags = incident.MergeTags(tags, v.ImportCategory("icco", c)...)
 	}
 	return tags
 }
