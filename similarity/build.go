@@ -13,8 +13,9 @@ import (
 
 // field is one weighted text field of a case.
 type field struct {
-	text   string
-	weight float64
+	text    string
+	weight  float64
+	derived bool // taken from another field's text (see CauseText)
 }
 
 // fields lists the text of a case with the field weights.
@@ -23,10 +24,17 @@ func fields(in *incident.Incident) []field {
 	if len(in.Categories) > 0 {
 		kw += " " + strings.Join(in.Categories, " ")
 	}
+	rc := field{in.RootCause, WeightRootCause, false}
+	if rc.text == "" {
+		// A narrative-only postmortem has no root-cause field: its
+		// sentences that state the cause stand in for it. They are in the
+		// narrative too, so together they weigh WeightRootCause.
+		rc = field{CauseText(in.Narrative), WeightRootCause - WeightNarrative, true}
+	}
 	return []field{
-		{in.Title, WeightTitle}, {in.Summary, WeightSummary}, {in.Symptoms, WeightSymptoms},
-		{in.RootCause, WeightRootCause}, {in.Trigger, WeightTrigger}, {in.Detection, WeightDetection},
-		{in.Product, WeightProduct}, {kw, WeightKeywords}, {in.Narrative, WeightNarrative},
+		{in.Title, WeightTitle, false}, {in.Summary, WeightSummary, false}, {in.Symptoms, WeightSymptoms, false},
+		rc, {in.Trigger, WeightTrigger, false}, {in.Detection, WeightDetection, false},
+		{in.Product, WeightProduct, false}, {kw, WeightKeywords, false}, {in.Narrative, WeightNarrative, false},
 	}
 }
 
@@ -48,16 +56,29 @@ type termWorker struct {
 	// scratch for one case
 	acc     []float64
 	touched []uint32
+	org     []int32
 }
 
+// doc analyses one case into the worker's arrays. The words of the case's
+// own organisation are left out: who wrote a postmortem says nothing about
+// what failed, and they would make every pair of one organisation's cases
+// look alike ("Google" in each Google postmortem). Another case naming
+// that organisation (a provider it depends on) keeps them.
 func (w *termWorker) doc(in *incident.Incident) (start, end int) {
 	start = len(w.ids)
+	w.org = w.org[:0]
+	if in.Org != "" {
+		w.an.EachID(in.Org, func(id int32) { w.org = append(w.org, id) })
+	}
 	for _, f := range fields(in) {
 		if f.text == "" {
 			continue
 		}
 		wt := f.weight
 		w.an.EachID(f.text, func(id int32) {
+			if len(w.org) > 0 && slices.Contains(w.org, id) {
+				return
+			}
 			for int(id) >= len(w.acc) {
 				w.acc = append(w.acc, 0)
 			}
@@ -116,6 +137,9 @@ func newBuilder(p Params, keepCases bool) *Builder {
 		ix.p.FacetWeights = DefaultParams().FacetWeights
 	}
 	ix.analyzer = textproc.NewAnalyzer(nil, p.Bigrams)
+	if p.Phrases {
+		ix.analyzer.WithPhrases(vocabPhrases(), true)
+	}
 	ix.qa = ix.analyzer.Clone()
 	b := &Builder{ix: ix, lean: !keepCases, jobs: make(chan buildBatch, 4)}
 	b.ws = make([]*termWorker, ix.workers())
@@ -376,4 +400,21 @@ func normalize(w []float32) {
 	for i := range w {
 		w[i] = float32(float64(w[i]) * inv)
 	}
+}
+
+// CaseText is the text of a case as written, field after field, one per
+// line: what the index reads, before its own derivations (for comparison
+// with other rankers on the same text).
+func CaseText(in *incident.Incident) string {
+	var b strings.Builder
+	for _, f := range fields(in) {
+		if f.derived {
+			continue
+		}
+		if f.text != "" {
+			b.WriteString(f.text)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }

@@ -40,6 +40,26 @@ var DefaultEvalKs = []int{5, 10}
 // relevant set of a case is every other member of every group it belongs
 // to. ks adds cut-offs to the default 5 and 10.
 func Evaluate(links map[string][]incident.Link, groups map[string][]string, ks ...int) Metrics {
+	return evaluate(links, relevance(groups), ks)
+}
+
+// EvaluateOn is Evaluate counting only the cases queries admits (nil:
+// every labelled case), so that one half of a labelled set can be scored
+// while the whole set is ranked.
+func EvaluateOn(links map[string][]incident.Link, groups map[string][]string, queries map[string]bool, ks ...int) Metrics {
+	rel := relevance(groups)
+	if queries != nil {
+		for id := range rel {
+			if !queries[id] {
+				delete(rel, id)
+			}
+		}
+	}
+	return evaluate(links, rel, ks)
+}
+
+// relevance maps each group member to the other members of its groups.
+func relevance(groups map[string][]string) map[string]map[string]bool {
 	rel := map[string]map[string]bool{}
 	for _, members := range groups {
 		for _, a := range members {
@@ -54,7 +74,7 @@ func Evaluate(links map[string][]incident.Link, groups map[string][]string, ks .
 			}
 		}
 	}
-	return evaluate(links, rel, ks)
+	return rel
 }
 
 // EvaluateReferences scores links against the related cases each source

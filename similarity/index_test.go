@@ -2,6 +2,7 @@ package similarity
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -89,18 +90,22 @@ func TestSublinearAndIDF(t *testing.T) {
 }
 
 func TestDFPruning(t *testing.T) {
-	var cases []*incident.Incident
-	for i := range 40 {
-		text := "common"
-		if i%2 == 0 {
-			text += " half"
+	corpus := func(n int) []*incident.Incident {
+		var cases []*incident.Incident
+		for i := range n {
+			text := "common"
+			if i%2 == 0 {
+				text += " half"
+			}
+			if i < 5 {
+				text += " rare"
+			}
+			cases = append(cases, narrativeCase(fmt.Sprintf("c%05d", i), "2020-01-01", text))
 		}
-		if i < 5 {
-			text += " rare"
-		}
-		cases = append(cases, narrativeCase(string(rune('a'+i/26))+string(rune('a'+i%26)), "2020-01-01", text))
+		return cases
 	}
-	ix := Build(cases, DefaultParams())
+	// Large corpora drop the terms in more than half of the cases.
+	ix := Build(corpus(2*MinDocsForDFPruning), DefaultParams())
 	for term, want := range map[string]bool{"common": false, "half": true, "rare": true} {
 		if _, ok := ix.termID(term); ok != want {
 			t.Errorf("term %q kept = %v, want %v (max df ratio %v)", term, ok, want, DefaultMaxDFRatio)
@@ -108,6 +113,11 @@ func TestDFPruning(t *testing.T) {
 	}
 	if kept, pruned := ix.VocabSize(); kept != 2 || pruned != 1 {
 		t.Errorf("VocabSize = %d, %d; want 2, 1", kept, pruned)
+	}
+	// Small ones keep every term, as plain TF-IDF does.
+	small := Build(corpus(MinDocsForDFPruning-1), DefaultParams())
+	if kept, pruned := small.VocabSize(); kept != 3 || pruned != 0 {
+		t.Errorf("%d cases: VocabSize = %d, %d; want 3, 0", MinDocsForDFPruning-1, kept, pruned)
 	}
 }
 

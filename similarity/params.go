@@ -45,14 +45,20 @@ const (
 // ("hardware"): two different subclasses of one class match partially.
 const RootCauseClassShare = 0.5
 
+// DefaultPhrases: concept terms are on (measured in similarity/README.md).
+const DefaultPhrases = true
+
 // Vocabulary pruning and link thresholds.
 const (
 	// DefaultMaxDFRatio drops terms found in more than this share of the
 	// cases; they separate nothing and cost the most in the index.
 	DefaultMaxDFRatio = 0.5
-	// MinDocsForDFPruning: smaller corpora are not pruned (a share of a
-	// handful of cases is meaningless).
-	MinDocsForDFPruning = 20
+	// MinDocsForDFPruning: smaller corpora are not pruned. The ceiling is
+	// there for cost (the longest posting lists): on a few hundred
+	// narratives of one kind (a provider's own postmortems) a word in half
+	// of them ("region", "zone") still tells cases apart, and plain TF-IDF
+	// keeps it; below this size the cut saves nothing worth having.
+	MinDocsForDFPruning = 1000
 	// DefaultMinScore is the lowest score a link may have.
 	DefaultMinScore = 0.05
 	// DefaultK is the number of related cases kept per case.
@@ -71,6 +77,10 @@ type Params struct {
 	MaxDFRatio float64 `json:"max_df_ratio" yaml:"max_df_ratio"`
 	// Bigrams adds adjacent-word terms to the text block.
 	Bigrams bool `json:"bigrams" yaml:"bigrams"`
+	// Phrases adds one term per multi-word concept of the vocabulary
+	// ("memory leak", "expired certificate"; see phrases.go) beside its
+	// words.
+	Phrases bool `json:"phrases" yaml:"phrases"`
 	// FacetWeights overrides the facet weights of the tag block.
 	FacetWeights map[incident.Facet]float64 `json:"facet_weights,omitempty" yaml:"facet_weights,omitempty"`
 	// Exact makes every search exact (bounded but complete; slower).
@@ -84,7 +94,7 @@ type Params struct {
 func DefaultParams() Params {
 	return Params{
 		WText: DefaultWText, WTags: DefaultWTags, MinScore: DefaultMinScore,
-		MaxDFRatio: DefaultMaxDFRatio,
+		MaxDFRatio: DefaultMaxDFRatio, Phrases: DefaultPhrases,
 		FacetWeights: map[incident.Facet]float64{
 			incident.RootCause: WeightFacetRootCause, incident.Component: WeightFacetComponent,
 			incident.Trigger: WeightFacetTrigger, incident.Remediation: WeightFacetRemediation,

@@ -3,7 +3,8 @@ package textproc
 import "strings"
 
 // Token is one analysed term with the lower-case surface form it came from
-// ("failur" from "failures"; a bigram's surface is its two surfaces).
+// ("failur" from "failures"; a bigram's surface is its two surfaces; a
+// concept's is its display name).
 type Token struct {
 	Term    string
 	Surface string
@@ -11,20 +12,27 @@ type Token struct {
 
 type cached struct {
 	id      int32 // term id in this analyzer's dictionary; -1 when dropped
+	pw      int32 // phrase word id; -1 when no phrase has the word
 	surface string
 	count   int
 }
 
-// Analyzer runs tokenizer → filters (→ bigrams) over text. It numbers the
-// distinct terms it meets (its own dictionary, see Terms).
+// Analyzer runs tokenizer → (phrases →) filters (→ bigrams) over text. It
+// numbers the distinct terms it meets (its own dictionary, see Terms).
 type Analyzer struct {
 	filters []Filter
 	// Bigrams adds "a b" terms for adjacent kept words.
 	Bigrams bool
-	cache   map[string]*cached
-	dict    map[string]int32
-	terms   []string
-	pairs   map[uint64]int32 // bigram (first id, second id) -> id
+	phrases *Phrases
+	// keepWords: a matched phrase also yields its words.
+	keepWords bool
+	cache     map[string]*cached
+	dict      map[string]int32
+	terms     []string
+	pairs     map[uint64]int32 // bigram (first id, second id) -> id
+	concepts  []int32          // concept -> term id (-1 not met yet)
+	cCount    []int            // concept -> occurrences
+	buf       []*cached
 }
 
 // NewAnalyzer returns an analyzer with the given word filters
@@ -37,9 +45,28 @@ func NewAnalyzer(filters []Filter, bigrams bool) *Analyzer {
 		dict: map[string]int32{}, pairs: map[uint64]int32{}}
 }
 
+// WithPhrases makes a recognise the concepts of ph; with keepWords a
+// matched phrase yields its concept term and its words, otherwise the
+// concept term only. It returns a, which must not have analysed text yet.
+func (a *Analyzer) WithPhrases(ph *Phrases, keepWords bool) *Analyzer {
+	a.phrases, a.keepWords = ph, keepWords
+	a.concepts = nil
+	a.cCount = nil
+	if ph != nil {
+		a.concepts = make([]int32, ph.Len())
+		for i := range a.concepts {
+			a.concepts[i] = -1
+		}
+		a.cCount = make([]int, ph.Len())
+	}
+	return a
+}
+
 // Clone returns an analyzer with the same configuration and an empty cache
 // and dictionary, for use by another goroutine.
-func (a *Analyzer) Clone() *Analyzer { return NewAnalyzer(a.filters, a.Bigrams) }
+func (a *Analyzer) Clone() *Analyzer {
+	return NewAnalyzer(a.filters, a.Bigrams).WithPhrases(a.phrases, a.keepWords)
+}
 
 // Terms returns the dictionary: term by id (do not modify).
 func (a *Analyzer) Terms() []string { return a.terms }
@@ -61,47 +88,103 @@ func (a *Analyzer) word(w string) *cached {
 	}
 	w = strings.Clone(w) // do not pin the caller's text in the cache
 	lower, _ := Lowercase.Apply(w)
-	c := &cached{id: -1, surface: lower, count: 1}
+	c := &cached{id: -1, pw: -1, surface: lower, count: 1}
 	if term, ok := Chain(w, a.filters); ok {
 		c.id = a.intern(term)
+	}
+	if a.phrases != nil {
+		c.pw = a.phrases.wordID(w)
 	}
 	a.cache[w] = c
 	return c
 }
 
-// EachID calls fn with the dictionary id of every term of text in order.
-func (a *Analyzer) EachID(text string, fn func(id int32)) {
-	var spans [128]Span
-	prev := int32(-1)
-	emit := func(w string) {
-		c := a.word(w)
-		if c.id < 0 {
-			return
-		}
-		fn(c.id)
-		if a.Bigrams {
-			if prev >= 0 {
-				key := uint64(prev)<<32 | uint64(c.id)
-				id, ok := a.pairs[key]
-				if !ok {
-					id = a.intern(a.terms[prev] + " " + a.terms[c.id])
-					a.pairs[key] = id
-				}
-				fn(id)
-			}
-			prev = c.id
-		}
+// concept returns the term id of concept i, interning it when first met.
+func (a *Analyzer) concept(i int32) int32 {
+	a.cCount[i]++
+	if id := a.concepts[i]; id >= 0 {
+		return id
 	}
+	id := a.intern(a.phrases.terms[i])
+	a.concepts[i] = id
+	return id
+}
+
+// each calls fn for every emitted term in order: a word (c set) or a
+// concept (c nil, concept >= 0), before bigrams.
+func (a *Analyzer) each(text string, fn func(id int32, c *cached, concept int32)) {
+	var spans [128]Span
+	if a.phrases == nil {
+		for _, sp := range TokenSpans(spans[:0], text) {
+			tok := text[sp.Start:sp.End]
+			if sp.Joined {
+				for _, w := range SplitCompound(tok) {
+					if c := a.word(w); c.id >= 0 {
+						fn(c.id, c, -1)
+					}
+				}
+				continue
+			}
+			if c := a.word(tok); c.id >= 0 {
+				fn(c.id, c, -1)
+			}
+		}
+		return
+	}
+	ws := a.buf[:0]
 	for _, sp := range TokenSpans(spans[:0], text) {
 		tok := text[sp.Start:sp.End]
 		if sp.Joined {
 			for _, w := range SplitCompound(tok) {
-				emit(w)
+				ws = append(ws, a.word(w))
 			}
 			continue
 		}
-		emit(tok)
+		ws = append(ws, a.word(tok))
 	}
+	for i := 0; i < len(ws); {
+		c := ws[i]
+		if c.pw >= 0 {
+			if ci, n := a.phrases.match(ws[i:]); ci >= 0 {
+				fn(a.concept(ci), nil, ci)
+				if a.keepWords {
+					for _, w := range ws[i : i+n] {
+						if w.id >= 0 {
+							fn(w.id, w, -1)
+						}
+					}
+				}
+				i += n
+				continue
+			}
+		}
+		if c.id >= 0 {
+			fn(c.id, c, -1)
+		}
+		i++
+	}
+	clear(ws)
+	a.buf = ws[:0]
+}
+
+// EachID calls fn with the dictionary id of every term of text in order.
+func (a *Analyzer) EachID(text string, fn func(id int32)) {
+	prev := int32(-1)
+	a.each(text, func(id int32, _ *cached, _ int32) {
+		fn(id)
+		if a.Bigrams {
+			if prev >= 0 {
+				key := uint64(prev)<<32 | uint64(id)
+				bid, ok := a.pairs[key]
+				if !ok {
+					bid = a.intern(a.terms[prev] + " " + a.terms[id])
+					a.pairs[key] = bid
+				}
+				fn(bid)
+			}
+			prev = id
+		}
+	})
 }
 
 // Analyze returns the tokens of text (the same terms, in the same order,
@@ -109,32 +192,37 @@ func (a *Analyzer) EachID(text string, fn func(id int32)) {
 func (a *Analyzer) Analyze(text string) []Token {
 	var out []Token
 	var prev *Token
-	for _, sp := range TokenSpans(nil, text) {
-		for _, w := range SplitCompound(text[sp.Start:sp.End]) {
-			c := a.word(w)
-			if c.id < 0 {
-				continue
-			}
-			t := Token{a.terms[c.id], c.surface}
-			out = append(out, t)
-			if a.Bigrams {
-				if prev != nil {
-					out = append(out, Token{prev.Term + " " + t.Term, prev.Surface + " " + t.Surface})
-				}
-				prev = &t
-			}
+	a.each(text, func(id int32, c *cached, ci int32) {
+		t := Token{Term: a.terms[id]}
+		if c != nil {
+			t.Surface = c.surface
+		} else {
+			t.Surface = a.phrases.names[ci]
 		}
-	}
+		out = append(out, t)
+		if a.Bigrams {
+			if prev != nil {
+				out = append(out, Token{prev.Term + " " + t.Term, prev.Surface + " " + t.Surface})
+			}
+			prev = &t
+		}
+	})
 	return out
 }
 
 // Surfaces calls fn for every distinct lower-case surface form seen so far
 // with its term and how often it occurred. Several raw spellings of one
-// surface ("Failures", "failures") are reported separately.
+// surface ("Failures", "failures") are reported separately; a concept is
+// reported under its display name.
 func (a *Analyzer) Surfaces(fn func(surface, term string, count int)) {
 	for _, c := range a.cache {
 		if c.id >= 0 {
 			fn(c.surface, a.terms[c.id], c.count)
+		}
+	}
+	for i, id := range a.concepts {
+		if id >= 0 {
+			fn(a.phrases.names[i], a.terms[id], a.cCount[i])
 		}
 	}
 }

@@ -1,0 +1,57 @@
+package evalset
+
+import (
+	"context"
+
+	"incidents/data/incident"
+	"incidents/similarity"
+)
+
+// Row is one line of a comparison: a ranking mode on a label set.
+type Row struct {
+	Set     string             `json:"set"`
+	Labels  string             `json:"labels"`
+	Mode    string             `json:"mode"`
+	Metrics similarity.Metrics `json:"metrics"`
+}
+
+// Mode is one way of ranking: the score weights.
+type Mode struct {
+	Name         string
+	WText, WTags float64
+}
+
+// Modes are text only, tags only and combined with p's weights.
+func Modes(p similarity.Params) []Mode {
+	return []Mode{{"text-only", 1, 0}, {"tags-only", 0, 1}, {"combined", p.WText, p.WTags}}
+}
+
+// Score scores links on every label set of s.
+func Score(s *Set, mode string, links map[string][]incident.Link) []Row {
+	out := make([]Row, 0, len(s.Labels))
+	for _, l := range s.Labels {
+		m := similarity.EvaluateOn(links, l.Groups, l.Queries)
+		m.PerCase = nil
+		out = append(out, Row{Set: s.Name, Labels: l.Name, Mode: mode, Metrics: m})
+	}
+	return out
+}
+
+// Compare ranks s in every mode with the index parameters p (k links per
+// case) and scores each; anchor, when not nil, is scored first.
+func Compare(ctx context.Context, s *Set, p similarity.Params, k int, anchor map[string][]incident.Link, modes []Mode) ([]Row, error) {
+	var rows []Row
+	if anchor != nil {
+		rows = append(rows, Score(s, AnchorName, anchor)...)
+	}
+	ix := similarity.Build(s.Cases, p)
+	for _, m := range modes {
+		ix.SetWeights(m.WText, m.WTags)
+		links := ix.AllTopK(ctx, k, nil, nil)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		rows = append(rows, Score(s, m.Name, links)...)
+	}
+	return rows, nil
+}
