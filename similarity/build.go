@@ -165,9 +165,9 @@ func newBuilder(p Params, keepCases bool) *Builder {
 	return b
 }
 
-// leanCopy keeps what ranking, ties, reasons and search hits need.
+// leanCopy keeps what ranking, ties, reasons, events and search hits need.
 func leanCopy(in *incident.Incident) *incident.Incident {
-	return &incident.Incident{ID: in.ID, Org: in.Org, Product: in.Product, Title: in.Title, Date: in.Date, Tags: in.Tags}
+	return &incident.Incident{ID: in.ID, Org: in.Org, Product: in.Product, Title: in.Title, Date: in.Date, Start: in.Start, Tags: in.Tags}
 }
 
 // Add queues one case; not safe for concurrent use.
@@ -247,6 +247,14 @@ func (b *Builder) Index() *Index {
 		}
 	}
 
+	ix.buildEvents(func(i int, buf []uint32) []uint32 {
+		r := raw[i]
+		for _, id := range ws[r.worker].ids[r.start:r.end] {
+			buf = append(buf, local[r.worker][id])
+		}
+		return buf
+	}, sorted, gid)
+
 	// 3. Document-frequency ceiling; kept terms get compact ids.
 	maxDF := n
 	if n >= MinDocsForDFPruning && p.MaxDFRatio > 0 && p.MaxDFRatio < 1 {
@@ -266,6 +274,7 @@ func (b *Builder) Index() *Index {
 		ix.nText++
 	}
 	ix.surface = representativeSurfaces(ix.terms, ws, p.Bigrams)
+	ix.markGeneral()
 
 	// 4. Tag features.
 	docTags := ix.buildTagFeatures()

@@ -19,6 +19,12 @@ type TermContribution struct {
 	WeightA      float64 `json:"weight_a"`
 	WeightB      float64 `json:"weight_b"`
 	Contribution float64 `json:"contribution"`
+	// General is true for a word too common or too general to be shown
+	// as shared (an organisation's name, "engineers", "back"; see
+	// markGeneral): it counts in the score all the same.
+	General bool `json:"general,omitempty"`
+
+	f uint32 // feature id
 }
 
 // TagContribution is one shared tag feature of a pair.
@@ -50,6 +56,13 @@ type Explanation struct {
 	Terms     []TermContribution `json:"terms"`
 	Tags      []TagContribution  `json:"tags"`
 	Reason    string             `json:"reason"`
+	// Event describes the event both cases report, when they are reports
+	// of one event ("Amazon Web Services us-east-1, 2025-10-19").
+	Event string `json:"event,omitempty"`
+	// SharedTerms are the words shown as shared (the link's): the
+	// strongest terms that are not General, a concept's own words left
+	// out after it.
+	SharedTerms []string `json:"shared_terms,omitempty"`
 }
 
 // Explain returns the trail of the pair (a, b).
@@ -84,8 +97,9 @@ func (ix *Index) explain(i, j int, maxTerms int) Explanation {
 			p := float64(wa[x]) * float64(wb[y])
 			if int(f) < ix.nText {
 				e.TextScore += p
-				e.Terms = append(e.Terms, TermContribution{Term: ix.terms[f], Surface: ix.surface[f],
-					DF: int(ix.df[f]), IDF: float64(ix.idf[f]), WeightA: float64(wa[x]), WeightB: float64(wb[y]), Contribution: ix.p.WText * p})
+				e.Terms = append(e.Terms, TermContribution{f: f, Term: ix.terms[f], Surface: ix.surface[f],
+					DF: int(ix.df[f]), IDF: float64(ix.idf[f]), WeightA: float64(wa[x]), WeightB: float64(wb[y]), Contribution: ix.p.WText * p,
+					General: ix.general[f]})
 			} else {
 				e.TagScore += p
 				tf := ix.tagFeature(f)
@@ -112,7 +126,12 @@ func (ix *Index) explain(i, j int, maxTerms int) Explanation {
 	if maxTerms >= 0 && len(e.Terms) > maxTerms {
 		e.Terms = e.Terms[:maxTerms]
 	}
-	e.Reason = reason(e.Tags, e.Terms)
+	shown := ix.shownTerms(e.Terms, SharedTermsPerLink)
+	for _, t := range shown {
+		e.SharedTerms = append(e.SharedTerms, t.Surface)
+	}
+	e.Event = ix.eventOf(i, j)
+	e.Reason = string(ix.appendReason(nil, i, j, e.Event, e.Tags, shown, e.TextScore))
 	return e
 }
 
@@ -136,30 +155,27 @@ func hasTag(in *incident.Incident, f TagFeature) bool {
 	return false
 }
 
-// reason writes the one-line explanation in case-page style, from the
-// most telling shared facets: "same root cause · shared Cloud load
-// balancer"; with no shared tag, "similar narrative: health check, reroute".
-func reason(tags []TagContribution, terms []TermContribution) string {
-	return string(appendReason(nil, tags, terms))
-}
-
-// appendReason appends the reason to b (see reason).
-func appendReason(b []byte, tags []TagContribution, terms []TermContribution) []byte {
+// appendReason appends the one-line explanation of the pair (i, j) in
+// case-page style, from the most telling shared facets: "same root cause:
+// Expired certificate · shared Cloud load balancer"; with no shared tag,
+// "similar narrative: health check, reroute" (shown terms only); a link
+// whose narratives barely overlap (text below TagsOnlyText) says "tags
+// only".
+func (ix *Index) appendReason(b []byte, i, j int, event string, tags []TagContribution, terms []TermContribution, text float64) []byte {
+	start := len(b)
+	if event != "" {
+		b = append(b, "same event: "...)
+		b = append(b, event...)
+	}
 	b0 := len(b)
 	sep := func() {
-		if len(b) > b0 {
+		if len(b) > start {
 			b = append(b, " · "...)
 		}
 	}
 	if rc := facetTags(tags, incident.RootCause); len(rc) > 0 {
 		sep()
-		if slices.ContainsFunc(rc, func(t TagContribution) bool { return !t.Class }) {
-			b = append(b, "same root cause"...)
-		} else {
-			b = append(b, "related root cause ("...)
-			b = append(b, rc[0].Label...)
-			b = append(b, ')')
-		}
+		b = ix.appendRootCause(b, i, j, rc)
 	}
 	if c := facetTags(tags, incident.Component); len(c) > 0 {
 		sep()
@@ -183,9 +199,16 @@ func appendReason(b []byte, tags []TagContribution, terms []TermContribution) []
 			}
 		}
 	}
-	if len(b) > b0 || len(terms) == 0 {
+	if len(b) > b0 {
+		if text < TagsOnlyText {
+			b = append(b, " · tags only"...)
+		}
 		return b
 	}
+	if len(terms) == 0 {
+		return b
+	}
+	sep()
 	b = append(b, "similar narrative: "...)
 	for i, t := range terms[:min(3, len(terms))] {
 		if i > 0 {
@@ -273,6 +296,10 @@ func (ix *Index) links(i int, cs []cand, lb *linkBufs) []incident.Link {
 	return out
 }
 
+// shownCandidates is how many of a pair's strongest shown terms link
+// keeps before leaving out the words of kept concepts.
+const shownCandidates = 2 * SharedTermsPerLink
+
 // maxInternedReasons bounds the reason-interning table of one goroutine.
 const maxInternedReasons = 1 << 14
 
@@ -283,7 +310,7 @@ func (ix *Index) link(i int, c cand, rank int, lb *linkBufs) incident.Link {
 	j := int(c.doc)
 	fa, wa := ix.vec(i)
 	fb, wb := ix.vec(j)
-	var top [SharedTermsPerLink]TermContribution
+	var top [shownCandidates]TermContribution
 	nTop := 0
 	tags := lb.tags[:0]
 	x, y := 0, 0
@@ -297,8 +324,13 @@ func (ix *Index) link(i int, c cand, rank int, lb *linkBufs) incident.Link {
 			f := fa[x]
 			p := float64(wa[x]) * float64(wb[y])
 			if int(f) < ix.nText {
+				if ix.general[f] {
+					x++
+					y++
+					continue
+				}
 				// Keep the best few, by contribution then term.
-				t := TermContribution{Term: ix.terms[f], Surface: ix.surface[f], Contribution: ix.p.WText * p}
+				t := TermContribution{f: f, Term: ix.terms[f], Surface: ix.surface[f], Contribution: ix.p.WText * p}
 				pos := nTop
 				for pos > 0 && (top[pos-1].Contribution < t.Contribution) {
 					pos--
@@ -320,10 +352,14 @@ func (ix *Index) link(i int, c cand, rank int, lb *linkBufs) incident.Link {
 			y++
 		}
 	}
-	terms := top[:nTop]
+	terms := ix.shownTerms(top[:nTop], SharedTermsPerLink)
+	nTop = len(terms)
 	l := incident.Link{From: ix.cases[i].ID, To: ix.cases[j].ID, Rank: rank, Score: c.score,
 		TextScore: c.text, TagScore: c.tag}
-	lb.reason = appendReason(lb.reason[:0], tags, terms)
+	if c.event > 0 {
+		l.Event = ix.eventLabels[c.event-1]
+	}
+	lb.reason = ix.appendReason(lb.reason[:0], i, j, l.Event, tags, terms, c.text)
 	if s, ok := lb.reasons[string(lb.reason)]; ok {
 		l.Reason = s
 	} else {
@@ -364,6 +400,9 @@ func (e Explanation) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s ~ %s  score %.4f = %.2f × text %.4f + %.2f × tags %.4f\n", e.A, e.B, e.Score, e.WText, e.TextScore, e.WTags, e.TagScore)
 	fmt.Fprintf(&b, "reason: %s\n", e.Reason)
+	if e.Event != "" {
+		fmt.Fprintf(&b, "same event: both report %s (different organisations, within %s, the one naming the other or both naming it and one region); ranked before every other link\n", e.Event, EventWindow)
+	}
 	if len(e.Tags) > 0 {
 		b.WriteString("shared tags (facet, term, df, idf, weight a × weight b → score):\n")
 		for _, t := range e.Tags {
@@ -376,8 +415,18 @@ func (e Explanation) String() string {
 	}
 	if len(e.Terms) > 0 {
 		b.WriteString("shared terms (word, df, idf, weight a × weight b → score):\n")
+		var general []string
+		var gsum float64
 		for _, t := range e.Terms {
+			if t.General {
+				general = append(general, t.Surface)
+				gsum += t.Contribution
+				continue
+			}
 			fmt.Fprintf(&b, "  %-24s df %-6d idf %.2f  %.3f × %.3f → %.4f\n", t.Surface, t.DF, t.IDF, t.WeightA, t.WeightB, t.Contribution)
+		}
+		if len(general) > 0 {
+			fmt.Fprintf(&b, "  and %d general words or names, counted but not shown as shared → %.4f: %s\n", len(general), gsum, strings.Join(general, ", "))
 		}
 	}
 	return b.String()

@@ -24,10 +24,10 @@ func TestReason(t *testing.T) {
 	}
 	ix := Build(cases, DefaultParams())
 	for _, tt := range []struct{ a, b, want string }{
-		{"A", "B", "same root cause · shared Cloud load balancer"},
-		{"C", "D", "related root cause (Hardware failure) · same trigger (Deploy)"},
+		{"A", "B", "related root cause: both Software defect · shared Cloud load balancer · tags only"},
+		{"C", "D", "related root cause: both Hardware failure → Power failure vs Cooling failure · same trigger (Deploy) · tags only"},
 		{"A", "E", "similar narrative: database, failover, primary"},
-		{"A", "F", "shared symptom Timeouts"},
+		{"A", "F", "shared symptom Timeouts · tags only"},
 		{"A", "G", ""},
 	} {
 		e, err := ix.Explain(tt.a, tt.b)
@@ -86,10 +86,7 @@ func TestLinkMatchesExplain(t *testing.T) {
 	for _, c := range cases[:40] {
 		for _, l := range ix.Related(c.ID, 10) {
 			e, _ := ix.Explain(l.From, l.To)
-			var terms []string
-			for _, tc := range e.Terms[:min(SharedTermsPerLink, len(e.Terms))] {
-				terms = append(terms, tc.Surface)
-			}
+			terms := e.SharedTerms
 			var tags map[incident.Facet][]string
 			for _, tc := range e.Tags {
 				if tags == nil {

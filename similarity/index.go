@@ -39,6 +39,14 @@ type Index struct {
 	tags     []TagFeature
 	tagLabel []string // taxonomy label by tag feature index
 	pruned   int      // text terms dropped by the df ceiling
+	// general marks the text features never shown as shared words;
+	// conceptWords lists the word features of each concept feature.
+	general      []bool
+	conceptWords [][]uint32
+	// events lists each case's same-event partners (events.go), with
+	// their descriptions in eventLabels.
+	events      [][]eventPartner
+	eventLabels []string
 
 	// Case vectors in compressed rows: features of case i are
 	// fid[off[i]:off[i+1]] (ascending) with weights fw[...]. The text block

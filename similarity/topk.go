@@ -14,9 +14,11 @@ import (
 // that pruning never drops a case that ties the k-th best.
 const boundEps = 1e-6
 
-// cand is a scored candidate.
+// cand is a scored candidate; event is 1 + the index of its event
+// description for a report of the same event (0: none).
 type cand struct {
 	doc       int32
+	event     int32
 	score     float64
 	text, tag float64
 }
@@ -162,7 +164,7 @@ func (ix *Index) offer(sc *scratch, fids []uint32, fws []float32, d, k int, dens
 	if s <= 0 || s < ix.p.MinScore {
 		return
 	}
-	ix.push(sc, cand{int32(d), s, text, tag}, k)
+	ix.push(sc, cand{doc: int32(d), score: s, text: text, tag: tag}, k)
 }
 
 // orderFeatures fills sc.order with the query features by decreasing
@@ -220,7 +222,7 @@ func (ix *Index) BruteTopK(i, k int) []incident.Link {
 		if s <= 0 || s < ix.p.MinScore {
 			continue
 		}
-		all = append(all, cand{int32(d), s, text, tag})
+		all = append(all, cand{doc: int32(d), score: s, text: text, tag: tag})
 	}
 	slices.SortFunc(all, func(a, b cand) int {
 		if ix.better(a, b) {
@@ -278,32 +280,79 @@ func (ix *Index) compileOverrides(ovs []incident.Override) overrideSets {
 
 // related computes the links of case i under overrides: pinned cases are
 // always in (marked Pinned, even below MinScore, even beyond k), excluded
-// ones never; the rest fill up to k.
+// ones never; reports of the same event (events.go) come first, whatever
+// their score; the rest fill up to k.
 func (ix *Index) related(i, k int, ov overrideSets, sc *scratch) []incident.Link {
 	pins, nots := ov.pins[i], ov.nots[i]
-	excl := func(d int) bool { return nots[d] || slices.Contains(pins, d) }
-	if len(pins) == 0 && len(nots) == 0 {
-		excl = nil
-	}
-	fids, fws := ix.vec(i)
-	cs := ix.topKVec(fids, fws, i, max(k-len(pins), 0), excl, sc)
-	for _, d := range pins {
+	var evs []cand
+	for _, e := range ix.events[i] {
+		d := int(e.doc)
+		if nots[d] {
+			continue
+		}
 		text, tag := ix.dot(i, d)
-		cs = append(cs, cand{int32(d), ix.combine(text, tag), text, tag})
+		evs = append(evs, cand{doc: e.doc, event: e.label + 1, score: ix.combine(text, tag), text: text, tag: tag})
 	}
-	if len(pins) > 0 {
-		slices.SortFunc(cs, func(a, b cand) int {
+	if len(evs) > 0 {
+		// The named organisation's own report first, then by score.
+		prov := func(c cand) bool {
+			return slices.ContainsFunc(ix.events[i], func(e eventPartner) bool { return e.doc == c.doc && e.provider })
+		}
+		slices.SortFunc(evs, func(a, b cand) int {
+			if pa, pb := prov(a), prov(b); pa != pb {
+				if pa {
+					return -1
+				}
+				return 1
+			}
 			if ix.better(a, b) {
 				return -1
 			}
 			return 1
 		})
+		// Beyond k, only pinned partners stay.
+		for len(evs) > k && !slices.Contains(pins, int(evs[len(evs)-1].doc)) {
+			evs = evs[:len(evs)-1]
+		}
+	}
+	isEvent := func(d int) bool { return slices.ContainsFunc(evs, func(c cand) bool { return int(c.doc) == d }) }
+	var free []int // pins that are not event partners
+	for _, d := range pins {
+		if !isEvent(d) {
+			free = append(free, d)
+		}
+	}
+	excl := func(d int) bool { return nots[d] || slices.Contains(pins, d) || isEvent(d) }
+	if len(pins) == 0 && len(nots) == 0 && len(evs) == 0 {
+		excl = nil
+	}
+	fids, fws := ix.vec(i)
+	cs := ix.topKVec(fids, fws, i, max(k-len(free)-len(evs), 0), excl, sc)
+	for _, d := range free {
+		text, tag := ix.dot(i, d)
+		cs = append(cs, cand{doc: int32(d), score: ix.combine(text, tag), text: text, tag: tag})
+	}
+	if len(free) > 0 {
+		ix.sortCands(cs)
+	}
+	if len(evs) > 0 {
+		cs = append(evs, cs...)
 	}
 	links := ix.links(i, cs, &sc.lb)
 	for j := range links {
 		links[j].Pinned = slices.Contains(pins, int(cs[j].doc))
 	}
 	return links
+}
+
+// sortCands orders candidates best first.
+func (ix *Index) sortCands(cs []cand) {
+	slices.SortFunc(cs, func(a, b cand) int {
+		if ix.better(a, b) {
+			return -1
+		}
+		return 1
+	})
 }
 
 var scratchPool sync.Pool

@@ -17,6 +17,11 @@ type Link struct {
 	SharedTerms []string           `json:"shared_terms,omitempty"`
 	// Pinned is true for a link a human pinned (see overrides).
 	Pinned bool `json:"pinned,omitempty"`
+	// Event describes the real-world event both cases report, when they
+	// are two organisations' reports of one event ("Amazon Web Services
+	// us-east-1, 2025-10-19"); such links come first. The reason starts
+	// "same event: " with the same text.
+	Event string `json:"event,omitempty"`
 }
 
 // Override is a human decision about one pair of cases that every recompute

@@ -31,7 +31,7 @@ type Analyzer struct {
 	terms     []string
 	pairs     map[uint64]int32 // bigram (first id, second id) -> id
 	concepts  []int32          // concept -> term id (-1 not met yet)
-	cCount    []int            // concept -> occurrences
+	nCount    map[int32]int    // phrase end node -> occurrences
 	buf       []*cached
 }
 
@@ -51,13 +51,13 @@ func NewAnalyzer(filters []Filter, bigrams bool) *Analyzer {
 func (a *Analyzer) WithPhrases(ph *Phrases, keepWords bool) *Analyzer {
 	a.phrases, a.keepWords = ph, keepWords
 	a.concepts = nil
-	a.cCount = nil
+	a.nCount = nil
 	if ph != nil {
 		a.concepts = make([]int32, ph.Len())
 		for i := range a.concepts {
 			a.concepts[i] = -1
 		}
-		a.cCount = make([]int, ph.Len())
+		a.nCount = map[int32]int{}
 	}
 	return a
 }
@@ -99,9 +99,11 @@ func (a *Analyzer) word(w string) *cached {
 	return c
 }
 
-// concept returns the term id of concept i, interning it when first met.
-func (a *Analyzer) concept(i int32) int32 {
-	a.cCount[i]++
+// concept returns the term id of the concept of phrase end node n,
+// interning it when first met.
+func (a *Analyzer) concept(n int32) int32 {
+	a.nCount[n]++
+	i := a.phrases.concept[n]
 	if id := a.concepts[i]; id >= 0 {
 		return id
 	}
@@ -111,8 +113,8 @@ func (a *Analyzer) concept(i int32) int32 {
 }
 
 // each calls fn for every emitted term in order: a word (c set) or a
-// concept (c nil, concept >= 0), before bigrams.
-func (a *Analyzer) each(text string, fn func(id int32, c *cached, concept int32)) {
+// concept (c nil, node its phrase's end node), before bigrams.
+func (a *Analyzer) each(text string, fn func(id int32, c *cached, node int32)) {
 	var spans [128]Span
 	if a.phrases == nil {
 		for _, sp := range TokenSpans(spans[:0], text) {
@@ -145,8 +147,8 @@ func (a *Analyzer) each(text string, fn func(id int32, c *cached, concept int32)
 	for i := 0; i < len(ws); {
 		c := ws[i]
 		if c.pw >= 0 {
-			if ci, n := a.phrases.match(ws[i:]); ci >= 0 {
-				fn(a.concept(ci), nil, ci)
+			if node, n := a.phrases.match(ws[i:]); node >= 0 {
+				fn(a.concept(node), nil, node)
 				if a.keepWords {
 					for _, w := range ws[i : i+n] {
 						if w.id >= 0 {
@@ -192,12 +194,12 @@ func (a *Analyzer) EachID(text string, fn func(id int32)) {
 func (a *Analyzer) Analyze(text string) []Token {
 	var out []Token
 	var prev *Token
-	a.each(text, func(id int32, c *cached, ci int32) {
+	a.each(text, func(id int32, c *cached, node int32) {
 		t := Token{Term: a.terms[id]}
 		if c != nil {
 			t.Surface = c.surface
 		} else {
-			t.Surface = a.phrases.names[ci]
+			t.Surface = a.phrases.name[node]
 		}
 		out = append(out, t)
 		if a.Bigrams {
@@ -212,17 +214,18 @@ func (a *Analyzer) Analyze(text string) []Token {
 
 // Surfaces calls fn for every distinct lower-case surface form seen so far
 // with its term and how often it occurred. Several raw spellings of one
-// surface ("Failures", "failures") are reported separately; a concept is
-// reported under its display name.
+// surface ("Failures", "failures") are reported separately; a concept
+// under each of its phrases met ("load balancer", "load balancers").
 func (a *Analyzer) Surfaces(fn func(surface, term string, count int)) {
 	for _, c := range a.cache {
 		if c.id >= 0 {
 			fn(c.surface, a.terms[c.id], c.count)
 		}
 	}
-	for i, id := range a.concepts {
-		if id >= 0 {
-			fn(a.phrases.names[i], a.terms[id], a.cCount[i])
-		}
+	for n, k := range a.nCount {
+		fn(a.phrases.name[n], a.terms[a.concepts[a.phrases.concept[n]]], k)
 	}
 }
+
+// Phrases returns the concept matcher of a (nil when none).
+func (a *Analyzer) Phrases() *Phrases { return a.phrases }

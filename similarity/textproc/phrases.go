@@ -1,6 +1,7 @@
 package textproc
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/kljensen/snowball/english"
@@ -21,8 +22,9 @@ type Phrases struct {
 	words   map[string]int32 // word stem -> word id
 	next    map[uint64]int32 // (node, word id) -> node; node 0 is the root
 	concept []int32          // node -> concept index, -1 none
+	name    []string         // node -> the phrase ending there, as written in lower case
 	terms   []string         // concept -> term ("expired+certificate")
-	names   []string         // concept -> display name ("expired certificate")
+	stems   [][]string       // concept -> the stems of all its phrases' words
 	maxLen  int
 }
 
@@ -38,7 +40,7 @@ const ambiguous = -2
 // groups match ("timing bug", "time bug": the same stems) yield neither. A group's term and display name are those of its
 // first phrase of two or more words.
 func NewPhrases(groups [][]string) *Phrases {
-	ph := &Phrases{words: map[string]int32{}, next: map[uint64]int32{}, concept: []int32{-1}}
+	ph := &Phrases{words: map[string]int32{}, next: map[uint64]int32{}, concept: []int32{-1}, name: []string{""}}
 	for _, g := range groups {
 		ci := int32(-1)
 		for _, p := range g {
@@ -58,6 +60,7 @@ func NewPhrases(groups [][]string) *Phrases {
 				if !ok {
 					nx = int32(len(ph.concept))
 					ph.concept = append(ph.concept, -1)
+					ph.name = append(ph.name, "")
 					ph.next[key] = nx
 				}
 				node = nx
@@ -73,13 +76,19 @@ func NewPhrases(groups [][]string) *Phrases {
 			case c >= 0:
 				continue
 			}
+			lower := strings.Fields(strings.ToLower(strings.Join(Tokenize(p), " ")))
 			if ci < 0 {
 				ci = int32(len(ph.terms))
-				lower := strings.Fields(strings.ToLower(strings.Join(Tokenize(p), " ")))
 				ph.terms = append(ph.terms, strings.Join(lower, PhraseJoin))
-				ph.names = append(ph.names, strings.Join(lower, " "))
+				ph.stems = append(ph.stems, nil)
+			}
+			for _, w := range ws {
+				if !slices.Contains(ph.stems[ci], w) {
+					ph.stems[ci] = append(ph.stems[ci], w)
+				}
 			}
 			ph.concept[node] = ci
+			ph.name[node] = strings.Join(lower, " ")
 			ph.maxLen = max(ph.maxLen, len(ws))
 		}
 	}
@@ -120,16 +129,17 @@ func (ph *Phrases) wordID(w string) int32 {
 // Len returns the number of concepts.
 func (ph *Phrases) Len() int { return len(ph.terms) }
 
-// Concept returns the term and display name of concept i.
-func (ph *Phrases) Concept(i int) (term, name string) { return ph.terms[i], ph.names[i] }
+// Concept returns the term of concept i and the stems of the words of its
+// phrases (which are the terms those words analyse to, stop words aside).
+func (ph *Phrases) Concept(i int) (term string, stems []string) { return ph.terms[i], ph.stems[i] }
 
 // IsConcept reports whether a term is a concept term.
 func IsConcept(term string) bool { return strings.Contains(term, PhraseJoin) }
 
-// match returns the concept and length of the longest phrase starting at
+// match returns the end node and length of the longest phrase starting at
 // ws[0], or -1, 0.
-func (ph *Phrases) match(ws []*cached) (concept int32, length int) {
-	concept = -1
+func (ph *Phrases) match(ws []*cached) (end int32, length int) {
+	end = -1
 	node := int32(0)
 	for j := 0; j < len(ws) && j < ph.maxLen; j++ {
 		w := ws[j].pw
@@ -141,9 +151,9 @@ func (ph *Phrases) match(ws []*cached) (concept int32, length int) {
 			break
 		}
 		node = nx
-		if c := ph.concept[node]; c >= 0 {
-			concept, length = c, j+1
+		if ph.concept[node] >= 0 {
+			end, length = node, j+1
 		}
 	}
-	return concept, length
+	return end, length
 }

@@ -1,0 +1,207 @@
+package similarity
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"incidents/data/incident"
+	"incidents/similarity/textproc"
+	"incidents/taxonomy"
+)
+
+// TagsOnlyText is the text score below which a link rests on its tags
+// alone: its reason says "tags only", so that a reader knows the two
+// narratives barely share a word.
+const TagsOnlyText = 0.03
+
+// GeneralDFShare: a term in more than this share of the cases is too
+// common to be shown as a shared word (it still counts in the score).
+const GeneralDFShare = 0.4
+
+// generalWords are words of any narrative that say nothing about what
+// failed: they count in the score (measured: dropping them from the score
+// lowered every figure) but are never shown as the words two cases share.
+// Matched against a term's usual surface form.
+var generalWords = wordSet(`
+good bad better best worse worst great fine right well back forward ahead away further
+quarter week weeks day days daily morning afternoon evening night nights today tonight
+year years month months moment period date dates time times later earlier soon eventually
+finally recently shortly long short hours minutes seconds
+engineer engineers engineering staff people person someone everyone anyone team teams
+oncall on-call responder responders colleagues
+began begin begun start started starting noticed notice made make making took take taken
+taking got get getting went go going came come coming saw see seen seeing found find finding
+said say told tell decided tried try trying worked work working works happened happen
+happening became become seemed seem needed need wanted want allowed allow helped help kept
+keep brought bring let put continued continue continuing remained remain stayed ensure
+ensured believe believed understand understood learn learned learnt know known
+one two three four five first second third last next several many lot lots bit number
+also just really actually still even like thing things way part kind sort point fact
+place example instance order set able unable following followed early late
+root cause causes caused causing result results resulted led lead leading
+investigation investigated investigate identified identify determined confirmed
+mitigate mitigated mitigation resolve resolved resolution recovered recovery restore
+restored fixed fix fixes problem problems outage outages event events
+sorry regret apologies trust thank thanks patience commitment priority
+`)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// markGeneral decides, for every text feature, whether it may be shown
+// as a shared word: not a general word, not in more than GeneralDFShare of
+// the cases (corpora of MinDocsForGeneral cases or more), and not a word of
+// any organisation's name in the corpus (who wrote a postmortem is no
+// likeness). It also lists the words of each concept, so that a concept
+// shown ("expired certificate") is not followed by its own words.
+func (ix *Index) markGeneral() {
+	n := len(ix.cases)
+	ix.general = make([]bool, ix.nText)
+	for f := range ix.nText {
+		s := ix.surface[f]
+		ix.general[f] = generalWords[s] || generalWords[ix.terms[f]] ||
+			(n >= MinDocsForGeneral && float64(ix.df[f]) > GeneralDFShare*float64(n))
+	}
+	an := textproc.NewAnalyzer(nil, false)
+	seen := map[string]bool{}
+	for _, c := range ix.cases {
+		if seen[c.Org] {
+			continue
+		}
+		seen[c.Org] = true
+		for _, t := range an.Analyze(c.Org) {
+			if id, ok := ix.termID(t.Term); ok {
+				ix.general[id] = true
+			}
+		}
+	}
+	ix.conceptWords = make([][]uint32, ix.nText)
+	if ph := ix.analyzer.Phrases(); ph != nil {
+		for c := range ph.Len() {
+			term, stems := ph.Concept(c)
+			f, ok := ix.termID(term)
+			if !ok {
+				continue
+			}
+			for _, st := range stems {
+				if id, ok := ix.termID(st); ok {
+					ix.conceptWords[f] = append(ix.conceptWords[f], id)
+				}
+			}
+		}
+	}
+}
+
+// MinDocsForGeneral: the df share rule of markGeneral needs a corpus of
+// this many cases to mean anything.
+const MinDocsForGeneral = 20
+
+// shownTerms keeps, of terms sorted by contribution, the first n that may
+// be shown: distinctive ones, a concept ("expired certificate") in place
+// of its own words.
+func (ix *Index) shownTerms(terms []TermContribution, n int) []TermContribution {
+	out := terms[:0:0]
+	for _, t := range terms {
+		if len(out) == n {
+			break
+		}
+		if t.General || slices.ContainsFunc(out, func(c TermContribution) bool { return slices.Contains(ix.conceptWords[c.f], t.f) }) {
+			continue
+		}
+		if words := ix.conceptWords[t.f]; len(words) > 0 {
+			out = slices.DeleteFunc(out, func(c TermContribution) bool { return slices.Contains(words, c.f) })
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// rootCauseLeaf reports whether a root-cause term is the most specific the
+// vocabulary has: a subclass, or a class without subclasses
+// ("configuration-error"). "software-defect", which has subclasses, is
+// not: two cases that both only say "software defect" share a class, not
+// a root cause.
+func rootCauseLeaf(term string) bool {
+	_, hasChildren := rootCauseParents()[term]
+	return !hasChildren
+}
+
+var rootCauseParents = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	if d := taxonomy.Default().Facet(incident.RootCause); d != nil {
+		for _, t := range d.Terms {
+			if t.Parent != "" {
+				m[t.Parent] = true
+			}
+		}
+	}
+	return m
+})
+
+// rootCauseIn returns the root-cause terms of a case under class (the
+// class itself when the case names no subclass of it).
+func rootCauseIn(in *incident.Incident, class string) []string {
+	var out []string
+	for _, t := range in.Tags {
+		if t.Facet == incident.RootCause && strings.HasPrefix(t.Term, class+"/") && !slices.Contains(out, t.Term) {
+			out = append(out, t.Term)
+		}
+	}
+	return out
+}
+
+// appendRootCause writes the root-cause part of a reason for cases i and
+// j from their shared root-cause features rc:
+//
+//	same root cause: Expired certificate              (the same most specific term)
+//	related root cause: both Software defect → Race condition or timing vs Resource leak
+//	related root cause: both Software defect          (neither says more)
+func (ix *Index) appendRootCause(b []byte, i, j int, rc []TagContribution) []byte {
+	best := -1
+	for k, t := range rc {
+		if !t.Class && rootCauseLeaf(t.Term) && (best < 0 || t.Contribution > rc[best].Contribution) {
+			best = k
+		}
+	}
+	if best >= 0 {
+		b = append(b, "same root cause: "...)
+		return append(b, rc[best].Label...)
+	}
+	// A shared class: the strongest.
+	for k, t := range rc {
+		if best < 0 || t.Contribution > rc[best].Contribution {
+			best = k
+		}
+	}
+	class := rc[best]
+	b = append(b, "related root cause: both "...)
+	b = append(b, class.Label...)
+	a, c := rootCauseIn(ix.cases[i], class.Term), rootCauseIn(ix.cases[j], class.Term)
+	if len(a) == 0 && len(c) == 0 {
+		return b
+	}
+	b = append(b, " → "...)
+	b = ix.appendSubclasses(b, a)
+	b = append(b, " vs "...)
+	return ix.appendSubclasses(b, c)
+}
+
+func (ix *Index) appendSubclasses(b []byte, terms []string) []byte {
+	if len(terms) == 0 {
+		return append(b, "unspecified"...)
+	}
+	v := taxonomy.Default()
+	for k, t := range terms[:min(2, len(terms))] {
+		if k > 0 {
+			b = append(b, " + "...)
+		}
+		b = append(b, v.Label(incident.RootCause, t)...)
+	}
+	return b
+}
