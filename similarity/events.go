@@ -6,8 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 	"sync"
+	"time"
 	"unicode"
 
 	"github.com/goccy/go-yaml"
