@@ -49,24 +49,35 @@ func (ix *Index) termID(term string) (uint32, bool) {
 	return 0, false
 }
 
+// SearchMinMatch is how many of a query's n terms a hit must contain:
+// half of them, at most two. A word of the query found alone is not
+// enough when the query says more: "BGP route leak" does not find a case
+// that only shares "leak" (a memory leak), nor "certificate expired" (the
+// words and the concept) one that only shares "expired".
+func SearchMinMatch(n int) int { return min(2, (n+1)/2) }
+
 // Search ranks the cases accepted by filter (nil: all) by the cosine of
 // their text vectors with the query's, best first (ties by date then id),
-// and returns at most k hits with a score above zero.
+// and returns at most k hits with a score above zero that contain
+// SearchMinMatch of the query's terms.
 func (ix *Index) Search(query string, filter func(*incident.Incident) bool, k int) []Hit {
 	fids, fws := ix.QueryVector(query)
 	if len(fids) == 0 || k <= 0 {
 		return nil
 	}
 	acc := map[uint32]float64{}
+	matched := map[uint32]int{}
 	for i, f := range fids {
 		q := float64(fws[i])
 		for _, p := range ix.post[ix.poff[f]:ix.poff[f+1]] {
 			acc[p.doc] += q * float64(p.w)
+			matched[p.doc]++
 		}
 	}
+	need := SearchMinMatch(len(fids))
 	cs := make([]cand, 0, len(acc))
 	for d, s := range acc {
-		if filter != nil && !filter(ix.cases[d]) {
+		if matched[d] < need || filter != nil && !filter(ix.cases[d]) {
 			continue
 		}
 		cs = append(cs, cand{doc: int32(d), score: s, text: s})

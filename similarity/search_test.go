@@ -2,6 +2,7 @@ package similarity
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"incidents/data/incident"
@@ -57,5 +58,44 @@ func TestLinksForNew(t *testing.T) {
 	}
 	if _, ok := got["unknown"]; ok {
 		t.Error("unknown id got links")
+	}
+}
+
+// TestSearchSenses: a query that says more than one word does not find
+// cases sharing only one of its words in another sense.
+func TestSearchSenses(t *testing.T) {
+	cases := []*incident.Incident{
+		{ID: "route", Date: "2020-01-01", Narrative: "A BGP route leak from a peer pulled our traffic to the wrong network."},
+		{ID: "bgp", Date: "2020-02-01", Narrative: "A BGP session reset withdrew our routes for an hour."},
+		{ID: "mem", Date: "2020-03-01", Narrative: "A memory leak in the agent exhausted the hosts."},
+		{ID: "cert", Date: "2020-04-01", Narrative: "The TLS certificate expired and clients refused to connect."},
+		{ID: "expiry", Date: "2020-05-01", Narrative: "An expired certificate on the load balancer broke logins."},
+		{ID: "timer", Date: "2020-06-01", Narrative: "The session timers expired at once and every user was logged out."},
+		{ID: "other", Date: "2020-07-01", Narrative: "Nothing of the sort happened here."},
+	}
+	ix := Build(cases, DefaultParams())
+	for _, tt := range []struct {
+		q    string
+		want []string
+	}{
+		{"BGP route leak", []string{"route", "bgp"}},
+		{"certificate expired", []string{"cert", "expiry"}},
+		{"memory leak", []string{"mem"}},
+		{"leak", []string{"mem", "route"}},
+	} {
+		var got []string
+		for _, h := range ix.Search(tt.q, nil, 10) {
+			got = append(got, h.ID)
+		}
+		slices.Sort(got)
+		slices.Sort(tt.want)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("Search(%q) = %v, want %v", tt.q, got, tt.want)
+		}
+	}
+	for n, want := range map[int]int{1: 1, 2: 1, 3: 2, 4: 2, 9: 2} {
+		if got := SearchMinMatch(n); got != want {
+			t.Errorf("SearchMinMatch(%d) = %d, want %d", n, got, want)
+		}
 	}
 }
