@@ -15,7 +15,7 @@ ECHARTS_VERSION := 5.6.0
 ECHARTS := reports/assets/echarts.min.js
 GOSRC := $(shell find . -name '*.go' -not -path './.git/*') $(shell find . -name '*.yaml' -path './taxonomy/*') go.mod go.sum
 
-.PHONY: all build run test test-short bench fuzz-short assets deps-test install clean lint tidy-check fmt-check vet staticcheck staticcheck-install
+.PHONY: all build run test test-short bench fuzz-short assets deps-test install clean lint tidy-check fmt-check vet staticcheck staticcheck-install eval-compare
 
 all: build
 
@@ -35,9 +35,11 @@ $(ECHARTS):
 	  cp package/LICENSE $(CURDIR)/reports/assets/ECHARTS-LICENSE && rm -rf $$tmp
 	@echo "fetched echarts $(ECHARTS_VERSION) -> $(ECHARTS)"
 
-# Debian Chromium drives the browser tests.
+# Debian Chromium drives the browser tests; Debian's scikit-learn runs the
+# plain TF-IDF anchor the ranking gate compares with (similarity/evalset).
 deps-test:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@/usr/bin/python3 -c 'import sklearn' 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-sklearn >/dev/null; }
 
 run: build
 	./$(BIN) --db $(DB) ingest --bundled
@@ -96,6 +98,15 @@ fuzz-short: $(ECHARTS)
 	    echo "== $$pkg $$t"; \
 	    $(GO) test $$pkg -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) -parallel 2 -fuzzminimizetime 1x; \
 	  done; done
+
+# The related-case ranking side by side on both labelled sets, plain TF-IDF
+# (scikit-learn) beside our text half, tag half and combined score, with the
+# text weight that wins on each; TUNE=1 also searches every weight on one set
+# and reports it on the others. Re-run it whenever the tagger changes.
+SHARED ?= ../shared
+eval-compare: build deps-test
+	./$(BIN) eval --compare --corpus bundled --corpus $(SHARED)/corpora/icco-postmortems \
+	  --anchor $(SHARED)/anchors/tfidf_rank_sklearn.py $(if $(TUNE),--tune)
 
 bench: $(ECHARTS)
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./...

@@ -127,7 +127,7 @@ func TestSameEventTimes(t *testing.T) {
 // 20 cases a week) has no event link, while the same corpus with one
 // case naming another's organisation has exactly that pair.
 func TestNoEventsInGenerated(t *testing.T) {
-	cases := gen.Generate(gen.Options{N: 3000, Seed: 11}).Cases
+	cases := gen.Generate(gen.Options{N: 2000, Seed: 11}).Cases
 	count := func(ix *Index) int {
 		n := 0
 		for _, es := range ix.events {
@@ -144,7 +144,7 @@ func TestNoEventsInGenerated(t *testing.T) {
 			dated++
 		}
 	}
-	if regions < 50 || dated < 2900 {
+	if regions < 30 || dated < 1900 {
 		t.Fatalf("the generated corpus should name regions and carry dates: %d with us-east-1, %d dated", regions, dated)
 	}
 	if n := count(Build(cases, DefaultParams())); n != 0 {

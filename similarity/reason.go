@@ -44,7 +44,18 @@ investigation investigated investigate identified identify determined confirmed
 mitigate mitigated mitigation resolve resolved resolution recovered recovery restore
 restored fixed fix fixes problem problems outage outages event events
 sorry regret apologies trust thank thanks patience commitment priority
+january february march april may june july august september october november december
+monday tuesday wednesday thursday friday saturday sunday weekend
+new old nearly almost whole entire full half left leaving open opened moved moving used using
+use run running ran effect effects applied apply reached reach around about more less much
+large small big high low higher lower hundreds thousands millions
+sent pull pulled put putting gave give given told shown showed made came
 `)
+
+// isYear: a four-digit year is a date, not a likeness.
+func isYear(s string) bool {
+	return len(s) == 4 && (s[:2] == "19" || s[:2] == "20") && strings.Trim(s, "0123456789") == ""
+}
 
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
@@ -65,7 +76,7 @@ func (ix *Index) markGeneral() {
 	ix.general = make([]bool, ix.nText)
 	for f := range ix.nText {
 		s := ix.surface[f]
-		ix.general[f] = generalWords[s] || generalWords[ix.terms[f]] ||
+		ix.general[f] = generalWords[s] || generalWords[ix.terms[f]] || isYear(s) ||
 			(n >= MinDocsForGeneral && float64(ix.df[f]) > GeneralDFShare*float64(n))
 	}
 	an := textproc.NewAnalyzer(nil, false)

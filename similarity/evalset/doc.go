@@ -9,8 +9,9 @@
 //     carries (title, organisation, date, narrative), auto-tagged by the
 //     tagger a fresh database gets, against the frozen hand labels of
 //     data/labels/icco.yaml: relevant means the same specific root cause,
-//     reported whole and split into a development and a test half by a
-//     hash of the id, so weights tuned on one half are reported on the other;
+//     reported whole and on the two halves of the tagger's split (its model
+//     learns from the dev half; weights are chosen on it, the held-out half
+//     is new to both);
 //   - the scikit-learn TfidfVectorizer ranking of ../shared/anchors, run on
 //     exactly the texts our index reads.
 //

@@ -77,7 +77,7 @@ func IccoCloud(ctx context.Context, dir string, tag Tagger) (*Set, error) {
 }
 
 func icco(ctx context.Context, dir string, tag Tagger, keep func(*incident.Incident) bool) (*Set, error) {
-	labels, err := IccoLabels()
+	labels, err := data.IccoLabels()
 	if err != nil {
 		return nil, err
 	}
@@ -109,8 +109,8 @@ func icco(ctx context.Context, dir string, tag Tagger, keep func(*incident.Incid
 	for _, c := range cases {
 		present[c.ID] = true
 	}
-	var have []CaseLabel
-	for _, l := range labels {
+	var have []data.CaseLabel
+	for _, l := range labels.Cases {
 		if present[l.ID] {
 			have = append(have, l)
 		}
@@ -119,22 +119,24 @@ func icco(ctx context.Context, dir string, tag Tagger, keep func(*incident.Incid
 		return nil, &incident.Error{Kind: incident.ErrInvalid, File: dir, Msg: fmt.Sprintf("none of the %d cases has an icco label", len(cases)),
 			Hint: "the labels name the front-matter uuids of ../shared/corpora/icco-postmortems"}
 	}
-	return &Set{Name: "icco", Cases: cases, Tagged: "auto tags", Labels: IccoLabelSets(have)}, nil
+	return &Set{Name: "icco", Cases: cases, Tagged: "auto tags", Labels: IccoLabelSets(labels, have)}, nil
 }
 
-// IccoLabelSets are the label sets of the icco labels: same root cause
-// (all, dev half, test half), same class, same event.
-func IccoLabelSets(labels []CaseLabel) []Labels {
-	half := map[string]map[string]bool{"dev": {}, "test": {}}
-	for _, l := range labels {
-		half[Half(l.ID)][l.ID] = true
+// IccoLabelSets are the label sets of the icco labels have (of all): same
+// root cause (all, dev half, held-out half), same class, same event.
+func IccoLabelSets(all *data.CaseLabels, have []data.CaseLabel) []Labels {
+	half := map[string]map[string]bool{Dev: {}, HeldOut: {}}
+	for _, l := range have {
+		if h := string(all.Half(l.ID)); half[h] != nil {
+			half[h][l.ID] = true
+		}
 	}
-	rc := Groups(labels, ByRootCause)
+	rc := Groups(have, ByRootCause)
 	return []Labels{
 		{Name: "root-cause", Groups: rc},
-		{Name: "root-cause/dev", Groups: rc, Queries: half["dev"]},
-		{Name: "root-cause/test", Groups: rc, Queries: half["test"]},
-		{Name: "class", Groups: Groups(labels, ByClass)},
-		{Name: "event", Groups: Groups(labels, ByEvent)},
+		{Name: "root-cause/" + Dev, Groups: rc, Queries: half[Dev]},
+		{Name: "root-cause/" + HeldOut, Groups: rc, Queries: half[HeldOut]},
+		{Name: "class", Groups: Groups(have, ByClass)},
+		{Name: "event", Groups: Groups(have, ByEvent)},
 	}
 }

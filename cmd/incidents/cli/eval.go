@@ -24,6 +24,7 @@ type evalOpts struct {
 	k        int
 	tag      taggerOpts
 	sim      simFlags
+	cmp      compareOpts
 }
 
 // evalRow is one line of a ranking evaluation.
@@ -49,7 +50,16 @@ to the cases in the database:
 
 Only cases with at least one labelled partner in the database count.
 --compare also recomputes text-only, tags-only and combined rankings in
-memory so the three can be read side by side (nothing is written).
+memory so the three can be read side by side (nothing is written);
+--anchor SCRIPT adds the plain scikit-learn TF-IDF ranking of the same
+texts. --corpus ranks labelled corpora in memory instead of the database:
+'bundled' (its human tags, against the groups) and a directory of
+postmortems (read narrative only, as a provider's postmortems arrive,
+auto-tagged as a fresh database would be, against the icco labels: same
+root cause overall, on the dev half weights are chosen on and on the
+held-out half, same class, same event). It also says which text weight
+wins on each label set, and --tune searches every weight on one label set
+and reports it on the others.
 
 --tagger instead evaluates the auto-tagger's root causes: per class
 precision, recall and F1 with the predicted vs reference distribution,
@@ -64,24 +74,35 @@ it). --categories PATHS scores the tagger against the icco categories and
 the danluu section headings of those files.`,
 		Example: `  incidents eval
   incidents eval --compare -o json
+  incidents eval --compare --corpus bundled --corpus ../shared/corpora/icco-postmortems --anchor ../shared/anchors/tfidf_rank_sklearn.py
   incidents --db gen.duckdb eval --clusters gen.duckdb.clusters.json
   incidents eval --tagger
   incidents --db icco.duckdb eval --tagger --labels data/labels/icco.yaml
   incidents eval --tagger --categories ../shared/corpora/icco-postmortems,../shared/corpora/danluu-post-mortems/README.md`,
 		Args: cobra.NoArgs,
 	}
-	validate := outputFlag(cmd, &o.format, FormatTable, FormatJSON)
+	validate := outputFlag(cmd, &o.format, FormatTable, FormatJSON, FormatMarkdown)
 	cmd.Flags().StringVar(&o.clusters, "clusters", "", "planted clusters file of a generated corpus (default DB.clusters.json when present)")
 	cmd.Flags().BoolVar(&o.compare, "compare", false, "also rank text-only, tags-only and combined in memory and compare")
 	cmd.Flags().IntVarP(&o.k, "k", "k", 10, "links per case for --compare")
 	addTaggerFlags(cmd, &o.tag)
 	o.sim.add(cmd)
+	addCompareFlags(cmd, &o.cmp)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := validate(); err != nil {
 			return err
 		}
 		if o.tag.tagger {
 			return runEvalTagger(cmd.Context(), app, o.format, &o.tag)
+		}
+		if (len(o.cmp.corpora) > 0 || o.cmp.anchor != "" || o.cmp.tune) && !o.compare {
+			return usagef("--corpus, --anchor and --tune go with --compare")
+		}
+		if o.cmp.tune && len(o.cmp.corpora) == 0 {
+			return usagef("--tune needs --corpus (bundled, or a directory of labelled postmortems)")
+		}
+		if len(o.cmp.corpora) > 0 {
+			return runEvalCorpora(cmd, app, o)
 		}
 		return runEvalRanking(cmd, app, o)
 	}
@@ -146,17 +167,22 @@ func runEvalRanking(cmd *cobra.Command, app *App, o *evalOpts) error {
 			}
 			rows = append(rows, scoreAll(labels, m.name, links)...)
 		}
+		if o.cmp.anchor != "" {
+			ar, err := anchorRows(ctx, s, o.cmp.anchor, labels)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, ar...)
+		}
 	}
 	if o.format == FormatJSON {
 		return writeJSON(app.Stdout, rows)
 	}
 	t := &Table{Header: []string{"LABELS", "RANKING", "CASES", "P@5", "P@10", "MRR", "RECALL@10"}}
 	for _, r := range rows {
-		m := r.Metrics
-		t.Rows = append(t.Rows, []string{r.Labels, r.Mode, fmt.Sprint(m.Cases),
-			f3(m.PrecisionAt[5]), f3(m.PrecisionAt[10]), f3(m.MRR), f3(m.RecallAt[10])})
+		t.Rows = append(t.Rows, append([]string{r.Labels, r.Mode}, metricCells(r.Metrics)...))
 	}
-	return t.Write(app.Stdout, FormatTable)
+	return t.Write(app.Stdout, o.format)
 }
 
 func f3(x float64) string { return fmt.Sprintf("%.3f", x) }
