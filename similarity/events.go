@@ -362,9 +362,18 @@ func (ix *Index) reportDate(o int32, day int, ce []caseEvent, order []int, def s
 	return def
 }
 
+// eventsOf returns the same-event partners of case i (none when events
+// are off).
+func (ix *Index) eventsOf(i int) []eventPartner {
+	if !ix.p.Events {
+		return nil
+	}
+	return ix.events[i]
+}
+
 // eventOf describes the event cases i and j both report, or "".
 func (ix *Index) eventOf(i, j int) string {
-	for _, e := range ix.events[i] {
+	for _, e := range ix.eventsOf(i) {
 		if int(e.doc) == j {
 			return ix.eventLabels[e.label]
 		}

@@ -126,9 +126,18 @@ func (ix *Index) explain(i, j int, maxTerms int) Explanation {
 	if maxTerms >= 0 && len(e.Terms) > maxTerms {
 		e.Terms = e.Terms[:maxTerms]
 	}
-	shown := ix.shownTerms(e.Terms, SharedTermsPerLink)
-	for _, t := range shown {
-		e.SharedTerms = append(e.SharedTerms, t.Surface)
+	// The link's window: the strongest shownCandidates distinctive terms.
+	var fs []uint32
+	for _, t := range e.Terms {
+		if !t.General && len(fs) < shownCandidates {
+			fs = append(fs, t.f)
+		}
+	}
+	var shown []TermContribution
+	for _, f := range ix.shown(nil, fs, SharedTermsPerLink) {
+		k := slices.IndexFunc(e.Terms, func(t TermContribution) bool { return t.f == f })
+		shown = append(shown, e.Terms[k])
+		e.SharedTerms = append(e.SharedTerms, e.Terms[k].Surface)
 	}
 	e.Event = ix.eventOf(i, j)
 	e.Reason = string(ix.appendReason(nil, i, j, e.Event, e.Tags, shown, e.TextScore))
@@ -296,9 +305,9 @@ func (ix *Index) links(i int, cs []cand, lb *linkBufs) []incident.Link {
 	return out
 }
 
-// shownCandidates is how many of a pair's strongest shown terms link
-// keeps before leaving out the words of kept concepts.
-const shownCandidates = 2 * SharedTermsPerLink
+// shownCandidates is how many of a pair's strongest distinctive terms link
+// keeps before leaving out the words of the concepts among them.
+const shownCandidates = SharedTermsPerLink + 3
 
 // maxInternedReasons bounds the reason-interning table of one goroutine.
 const maxInternedReasons = 1 << 14
@@ -310,7 +319,11 @@ func (ix *Index) link(i int, c cand, rank int, lb *linkBufs) incident.Link {
 	j := int(c.doc)
 	fa, wa := ix.vec(i)
 	fb, wb := ix.vec(j)
-	var top [shownCandidates]TermContribution
+	type topTerm struct {
+		f uint32
+		c float64
+	}
+	var top [shownCandidates]topTerm
 	nTop := 0
 	tags := lb.tags[:0]
 	x, y := 0, 0
@@ -329,10 +342,11 @@ func (ix *Index) link(i int, c cand, rank int, lb *linkBufs) incident.Link {
 					y++
 					continue
 				}
-				// Keep the best few, by contribution then term.
-				t := TermContribution{f: f, Term: ix.terms[f], Surface: ix.surface[f], Contribution: ix.p.WText * p}
+				// Keep the best few, by contribution then feature (= term)
+				// order.
+				t := topTerm{f, ix.p.WText * p}
 				pos := nTop
-				for pos > 0 && (top[pos-1].Contribution < t.Contribution) {
+				for pos > 0 && top[pos-1].c < t.c {
 					pos--
 				}
 				if pos < len(top) {
@@ -352,8 +366,16 @@ func (ix *Index) link(i int, c cand, rank int, lb *linkBufs) incident.Link {
 			y++
 		}
 	}
-	terms := ix.shownTerms(top[:nTop], SharedTermsPerLink)
-	nTop = len(terms)
+	var fs, sf [shownCandidates]uint32
+	for k, t := range top[:nTop] {
+		fs[k] = t.f
+	}
+	var shownTerms [SharedTermsPerLink]TermContribution
+	shown := ix.shown(sf[:0], fs[:nTop], SharedTermsPerLink)
+	for k, f := range shown {
+		shownTerms[k] = TermContribution{f: f, Term: ix.terms[f], Surface: ix.surface[f]}
+	}
+	terms := shownTerms[:len(shown)]
 	l := incident.Link{From: ix.cases[i].ID, To: ix.cases[j].ID, Rank: rank, Score: c.score,
 		TextScore: c.text, TagScore: c.tag}
 	if c.event > 0 {
@@ -386,8 +408,8 @@ func (ix *Index) link(i int, c cand, rank int, lb *linkBufs) incident.Link {
 		}
 	}
 	lb.tags = tags[:0]
-	if nTop > 0 {
-		l.SharedTerms = make([]string, nTop)
+	if len(terms) > 0 {
+		l.SharedTerms = make([]string, len(terms))
 		for k, t := range terms {
 			l.SharedTerms[k] = t.Surface
 		}

@@ -85,6 +85,10 @@ func (ix *Index) Params() Params { return ix.p }
 // SetWeights changes the score weights without rebuilding the vectors.
 func (ix *Index) SetWeights(wText, wTags float64) { ix.p.WText, ix.p.WTags = wText, wTags }
 
+// SetEvents turns the same-event links on or off (Params.Events) without
+// rebuilding: a ranking by text or tags alone leaves them out.
+func (ix *Index) SetEvents(on bool) { ix.p.Events = on }
+
 // Case returns the case with this id, or nil.
 func (ix *Index) Case(id string) *incident.Incident {
 	if i, ok := ix.byID[id]; ok {

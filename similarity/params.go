@@ -81,6 +81,8 @@ type Params struct {
 	// ("memory leak", "expired certificate"; see phrases.go) beside its
 	// words.
 	Phrases bool `json:"phrases" yaml:"phrases"`
+	// Events puts reports of the same event first (events.go).
+	Events bool `json:"events" yaml:"events"`
 	// FacetWeights overrides the facet weights of the tag block.
 	FacetWeights map[incident.Facet]float64 `json:"facet_weights,omitempty" yaml:"facet_weights,omitempty"`
 	// Exact makes every search exact (bounded but complete; slower).
@@ -94,7 +96,7 @@ type Params struct {
 func DefaultParams() Params {
 	return Params{
 		WText: DefaultWText, WTags: DefaultWTags, MinScore: DefaultMinScore,
-		MaxDFRatio: DefaultMaxDFRatio, Phrases: DefaultPhrases,
+		MaxDFRatio: DefaultMaxDFRatio, Phrases: DefaultPhrases, Events: true,
 		FacetWeights: map[incident.Facet]float64{
 			incident.RootCause: WeightFacetRootCause, incident.Component: WeightFacetComponent,
 			incident.Trigger: WeightFacetTrigger, incident.Remediation: WeightFacetRemediation,

@@ -113,24 +113,23 @@ func (ix *Index) markGeneral() {
 // this many cases to mean anything.
 const MinDocsForGeneral = 20
 
-// shownTerms keeps, of terms sorted by contribution, the first n that may
-// be shown: distinctive ones, a concept ("expired certificate") in place
-// of its own words.
-func (ix *Index) shownTerms(terms []TermContribution, n int) []TermContribution {
-	out := terms[:0:0]
-	for _, t := range terms {
-		if len(out) == n {
+// shown appends to dst the first n of the text features fs (strongest
+// first) that may be shown as shared words: distinctive ones, a concept
+// ("expired certificate") in place of its own words.
+func (ix *Index) shown(dst, fs []uint32, n int) []uint32 {
+	for _, f := range fs {
+		if len(dst) == n {
 			break
 		}
-		if t.General || slices.ContainsFunc(out, func(c TermContribution) bool { return slices.Contains(ix.conceptWords[c.f], t.f) }) {
+		if ix.general[f] || slices.ContainsFunc(dst, func(c uint32) bool { return slices.Contains(ix.conceptWords[c], f) }) {
 			continue
 		}
-		if words := ix.conceptWords[t.f]; len(words) > 0 {
-			out = slices.DeleteFunc(out, func(c TermContribution) bool { return slices.Contains(words, c.f) })
+		if words := ix.conceptWords[f]; len(words) > 0 {
+			dst = slices.DeleteFunc(dst, func(c uint32) bool { return slices.Contains(words, c) })
 		}
-		out = append(out, t)
+		dst = append(dst, f)
 	}
-	return out
+	return dst
 }
 
 // rootCauseLeaf reports whether a root-cause term is the most specific the
@@ -155,16 +154,18 @@ var rootCauseParents = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
-// rootCauseIn returns the root-cause terms of a case under class (the
-// class itself when the case names no subclass of it).
-func rootCauseIn(in *incident.Incident, class string) []string {
-	var out []string
+// rootCauseIn puts into dst the root-cause terms of a case under class
+// (at most len(dst)) and returns how many.
+func rootCauseIn(dst []string, in *incident.Incident, class string) int {
+	n := 0
 	for _, t := range in.Tags {
-		if t.Facet == incident.RootCause && strings.HasPrefix(t.Term, class+"/") && !slices.Contains(out, t.Term) {
-			out = append(out, t.Term)
+		if n < len(dst) && t.Facet == incident.RootCause && len(t.Term) > len(class) && t.Term[len(class)] == '/' &&
+			strings.HasPrefix(t.Term, class) && !slices.Contains(dst[:n], t.Term) {
+			dst[n] = t.Term
+			n++
 		}
 	}
-	return out
+	return n
 }
 
 // appendRootCause writes the root-cause part of a reason for cases i and
@@ -193,22 +194,23 @@ func (ix *Index) appendRootCause(b []byte, i, j int, rc []TagContribution) []byt
 	class := rc[best]
 	b = append(b, "related root cause: both "...)
 	b = append(b, class.Label...)
-	a, c := rootCauseIn(ix.cases[i], class.Term), rootCauseIn(ix.cases[j], class.Term)
-	if len(a) == 0 && len(c) == 0 {
+	var sa, sc [2]string
+	na, nc := rootCauseIn(sa[:], ix.cases[i], class.Term), rootCauseIn(sc[:], ix.cases[j], class.Term)
+	if na == 0 && nc == 0 {
 		return b
 	}
 	b = append(b, " → "...)
-	b = ix.appendSubclasses(b, a)
+	b = appendSubclasses(b, sa[:na])
 	b = append(b, " vs "...)
-	return ix.appendSubclasses(b, c)
+	return appendSubclasses(b, sc[:nc])
 }
 
-func (ix *Index) appendSubclasses(b []byte, terms []string) []byte {
+func appendSubclasses(b []byte, terms []string) []byte {
 	if len(terms) == 0 {
 		return append(b, "unspecified"...)
 	}
 	v := taxonomy.Default()
-	for k, t := range terms[:min(2, len(terms))] {
+	for k, t := range terms {
 		if k > 0 {
 			b = append(b, " + "...)
 		}

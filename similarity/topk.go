@@ -285,7 +285,7 @@ func (ix *Index) compileOverrides(ovs []incident.Override) overrideSets {
 func (ix *Index) related(i, k int, ov overrideSets, sc *scratch) []incident.Link {
 	pins, nots := ov.pins[i], ov.nots[i]
 	var evs []cand
-	for _, e := range ix.events[i] {
+	for _, e := range ix.eventsOf(i) {
 		d := int(e.doc)
 		if nots[d] {
 			continue

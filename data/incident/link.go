@@ -18,10 +18,12 @@ type Link struct {
 	// Pinned is true for a link a human pinned (see overrides).
 	Pinned bool `json:"pinned,omitempty"`
 	// Event describes the real-world event both cases report, when they
-	// are two organisations' reports of one event ("Amazon Web Services
-	// us-east-1, 2025-10-19"); such links come first. The reason starts
-	// "same event: " with the same text.
-	Event string `json:"event,omitempty"`
+	// are two organisations' reports of one event ("AWS us-east-1,
+	// 2025-10-19"); such links come first. The reason starts "same event: "
+	// with the same text, which is how JSON readers see it for now: the
+	// field is not in the link JSON (the web API writes those fields with
+	// its own encoder) nor stored (the related view has no column for it).
+	Event string `json:"-"`
 }
 
 // Override is a human decision about one pair of cases that every recompute

@@ -15,15 +15,18 @@ type Row struct {
 	Metrics similarity.Metrics `json:"metrics"`
 }
 
-// Mode is one way of ranking: the score weights.
+// Mode is one way of ranking: the score weights, and whether reports of
+// the same event come first.
 type Mode struct {
 	Name         string
 	WText, WTags float64
+	Events       bool
 }
 
-// Modes are text only, tags only and combined with p's weights.
+// Modes are text only, tags only (each alone: no event links) and
+// combined with p's weights.
 func Modes(p similarity.Params) []Mode {
-	return []Mode{{"text-only", 1, 0}, {"tags-only", 0, 1}, {"combined", p.WText, p.WTags}}
+	return []Mode{{"text-only", 1, 0, false}, {"tags-only", 0, 1, false}, {"combined", p.WText, p.WTags, p.Events}}
 }
 
 // Score scores links on every label set of s.
@@ -47,6 +50,7 @@ func Compare(ctx context.Context, s *Set, p similarity.Params, k int, anchor map
 	ix := similarity.Build(s.Cases, p)
 	for _, m := range modes {
 		ix.SetWeights(m.WText, m.WTags)
+		ix.SetEvents(m.Events)
 		links := ix.AllTopK(ctx, k, nil, nil)
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -13,6 +13,7 @@ type Token struct {
 type cached struct {
 	id      int32 // term id in this analyzer's dictionary; -1 when dropped
 	pw      int32 // phrase word id; -1 when no phrase has the word
+	first   int32 // phrase node of the word under the root; -1 when no phrase starts with it
 	surface string
 	count   int
 }
@@ -88,12 +89,20 @@ func (a *Analyzer) word(w string) *cached {
 	}
 	w = strings.Clone(w) // do not pin the caller's text in the cache
 	lower, _ := Lowercase.Apply(w)
-	c := &cached{id: -1, pw: -1, surface: lower, count: 1}
+	c := &cached{id: -1, pw: -1, first: -1, surface: lower, count: 1}
 	if term, ok := Chain(w, a.filters); ok {
 		c.id = a.intern(term)
 	}
 	if a.phrases != nil {
-		c.pw = a.phrases.wordID(w)
+		// A kept word's term is its match key (lower case, stemmed when
+		// alphabetic): no second stemming.
+		key := ""
+		if c.id >= 0 && !a.Bigrams {
+			key = a.terms[c.id]
+		} else {
+			key = matchKey(w)
+		}
+		c.pw, c.first = a.phrases.wordKey(key)
 	}
 	a.cache[w] = c
 	return c
@@ -146,7 +155,7 @@ func (a *Analyzer) each(text string, fn func(id int32, c *cached, node int32)) {
 	}
 	for i := 0; i < len(ws); {
 		c := ws[i]
-		if c.pw >= 0 {
+		if c.first >= 0 {
 			if node, n := a.phrases.match(ws[i:]); node >= 0 {
 				fn(a.concept(node), nil, node)
 				if a.keepWords {

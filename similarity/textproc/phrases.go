@@ -3,8 +3,6 @@ package textproc
 import (
 	"slices"
 	"strings"
-
-	"github.com/kljensen/snowball/english"
 )
 
 // Phrases recognises multi-word concepts ("memory leak", "health check",
@@ -25,6 +23,7 @@ type Phrases struct {
 	name    []string         // node -> the phrase ending there, as written in lower case
 	terms   []string         // concept -> term ("expired+certificate")
 	stems   [][]string       // concept -> the stems of all its phrases' words
+	first   []int32          // word id -> its node under the root, -1 when no phrase starts with it
 	maxLen  int
 }
 
@@ -49,11 +48,12 @@ func NewPhrases(groups [][]string) *Phrases {
 				continue
 			}
 			node := int32(0)
-			for _, w := range ws {
+			for k, w := range ws {
 				wid, ok := ph.words[w]
 				if !ok {
 					wid = int32(len(ph.words))
 					ph.words[w] = wid
+					ph.first = append(ph.first, -1)
 				}
 				key := uint64(node)<<32 | uint64(uint32(wid))
 				nx, ok := ph.next[key]
@@ -62,6 +62,9 @@ func NewPhrases(groups [][]string) *Phrases {
 					ph.concept = append(ph.concept, -1)
 					ph.name = append(ph.name, "")
 					ph.next[key] = nx
+				}
+				if k == 0 {
+					ph.first[wid] = nx
 				}
 				node = nx
 			}
@@ -106,24 +109,25 @@ func phraseWords(p string) []string {
 	return out
 }
 
-// matchKey is the form a word is matched by: lower case, stemmed when
-// purely alphabetic.
+// matchKey is the form a word is matched by: lower case, then stemmed as
+// the Stem filter does (which makes it a kept word's term).
 func matchKey(w string) string {
 	lw, _ := Lowercase.Apply(w)
-	for _, r := range lw {
-		if r < 'a' || r > 'z' {
-			return lw
-		}
-	}
-	return english.Stem(lw, true)
+	key, _ := Stem.Apply(lw)
+	return key
 }
 
-// wordID returns the phrase word id of a raw word, -1 when no phrase has it.
-func (ph *Phrases) wordID(w string) int32 {
-	if id, ok := ph.words[matchKey(w)]; ok {
-		return id
+// wordID returns the phrase word id of a raw word and its node under the
+// root (-1, -1 when no phrase has the word; a node of -1 when none starts
+// with it).
+func (ph *Phrases) wordID(w string) (id, first int32) { return ph.wordKey(matchKey(w)) }
+
+// wordKey is wordID for a word's match key.
+func (ph *Phrases) wordKey(key string) (id, first int32) {
+	if id, ok := ph.words[key]; ok {
+		return id, ph.first[id]
 	}
-	return -1
+	return -1, -1
 }
 
 // Len returns the number of concepts.
@@ -137,11 +141,14 @@ func (ph *Phrases) Concept(i int) (term string, stems []string) { return ph.term
 func IsConcept(term string) bool { return strings.Contains(term, PhraseJoin) }
 
 // match returns the end node and length of the longest phrase starting at
-// ws[0], or -1, 0.
+// ws[0] (whose first node is known), or -1, 0.
 func (ph *Phrases) match(ws []*cached) (end int32, length int) {
 	end = -1
-	node := int32(0)
-	for j := 0; j < len(ws) && j < ph.maxLen; j++ {
+	node := ws[0].first
+	if ph.concept[node] >= 0 {
+		end, length = node, 1
+	}
+	for j := 1; j < len(ws) && j < ph.maxLen; j++ {
 		w := ws[j].pw
 		if w < 0 {
 			break

@@ -13,6 +13,7 @@ import (
 	"incidents/data/incident"
 	"incidents/data/store"
 	"incidents/similarity"
+	"incidents/similarity/evalset"
 )
 
 func init() { register(newEvalCmd) }
@@ -156,16 +157,14 @@ func runEvalRanking(cmd *cobra.Command, app *App, o *evalOpts) error {
 		if err != nil {
 			return err
 		}
-		for _, m := range []struct {
-			name         string
-			wText, wTags float64
-		}{{"text-only", 1, 0}, {"tags-only", 0, 1}, {"combined", p.WText, p.WTags}} {
-			ix.SetWeights(m.wText, m.wTags)
-			links := ix.AllTopK(ctx, o.k, nil, progressFor(app.Stderr, m.name))
+		for _, m := range evalset.Modes(p) {
+			ix.SetWeights(m.WText, m.WTags)
+			ix.SetEvents(m.Events)
+			links := ix.AllTopK(ctx, o.k, nil, progressFor(app.Stderr, m.Name))
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			rows = append(rows, scoreAll(labels, m.name, links)...)
+			rows = append(rows, scoreAll(labels, m.Name, links)...)
 		}
 		if o.cmp.anchor != "" {
 			ar, err := anchorRows(ctx, s, o.cmp.anchor, labels)

@@ -139,7 +139,7 @@ func tuneOn(ctx context.Context, sets []*evalset.Set, p similarity.Params, k int
 		}
 		tr := tunedReport{On: t.On, Weights: evalset.WeightsString(t.Params)}
 		for _, o := range sets {
-			rows, err := evalset.Compare(ctx, o, t.Params, k, nil, []evalset.Mode{{Name: "tuned on " + t.On, WText: t.Params.WText, WTags: t.Params.WTags}})
+			rows, err := evalset.Compare(ctx, o, t.Params, k, nil, []evalset.Mode{{Name: "tuned on " + t.On, WText: t.Params.WText, WTags: t.Params.WTags, Events: t.Params.Events}})
 			if err != nil {
 				return nil, err
 			}
