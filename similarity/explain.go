@@ -422,6 +422,9 @@ func (e Explanation) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s ~ %s  score %.4f = %.2f × text %.4f + %.2f × tags %.4f\n", e.A, e.B, e.Score, e.WText, e.TextScore, e.WTags, e.TagScore)
 	fmt.Fprintf(&b, "reason: %s\n", e.Reason)
+	if len(e.SharedTerms) > 0 {
+		fmt.Fprintf(&b, "shared words shown: %s\n", strings.Join(e.SharedTerms, ", "))
+	}
 	if e.Event != "" {
 		fmt.Fprintf(&b, "same event: both report %s (different organisations, within %s, the one naming the other or both naming it and one region); ranked before every other link\n", e.Event, EventWindow)
 	}
