@@ -25,9 +25,17 @@
 // Build takes a slice; Builder takes a stream (store.Each) and keeps only
 // a lean copy of each case.
 //
+// The text block counts the vocabulary's multi-word concepts as terms
+// beside their words (phrases.go), the cause sentences of a narrative as
+// root-cause text (cause.go), and leaves a case's own organisation out of
+// its text. Reports of one event by different organisations are linked
+// first (events.go).
+//
 // Every link carries its explanation: text and tag scores, shared tags by
-// facet, the shared terms that contributed most (as surface words), and a
-// one-line reason. Explain gives the full trail of one pair.
+// facet, the distinctive shared words, and a one-line reason that claims
+// "same root cause" only on the most specific shared term (reason.go).
+// Explain gives the full trail of one pair. Package evalset measures the
+// ranking on labelled sets beside plain TF-IDF.
 //
 // The analysis pipeline lives in the subpackage textproc.
 package similarity

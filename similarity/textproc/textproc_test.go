@@ -154,5 +154,21 @@ func FuzzTokenize(f *testing.F) {
 				t.Fatalf("empty term from %q", s)
 			}
 		}
+		// With concepts: the same words, and concepts only from phrases.
+		ph := NewPhrases([][]string{{"health check", "health-check"}, {"denial of service"}, {"a b"}})
+		plain, with := NewAnalyzer(nil, false).Analyze(s), NewAnalyzer(nil, false).WithPhrases(ph, true).Analyze(s)
+		var words []Token
+		for _, tok := range with {
+			if IsConcept(tok.Term) {
+				if tok.Term != "health+check" && tok.Term != "denial+of+service" && tok.Term != "a+b" {
+					t.Fatalf("concept %q from %q", tok.Term, s)
+				}
+				continue
+			}
+			words = append(words, tok)
+		}
+		if len(words) != len(plain) {
+			t.Fatalf("%q: %d words with concepts, %d without", s, len(words), len(plain))
+		}
 	})
 }
