@@ -26,11 +26,12 @@ func TestParamsConceptsAndEvents(t *testing.T) {
 	if p.Phrases || p.Events || p.WText != d.WText {
 		t.Errorf("loaded %+v", p)
 	}
+	// "memory leak" is a name of the vocabulary's Resource leak.
 	ix := Build([]*incident.Incident{narrativeCase("a", "2020-01-01", "a memory leak"), narrativeCase("b", "2020-01-02", "a memory leak")}, p)
-	if _, ok := ix.termID("memory+leak"); ok {
+	if _, ok := ix.termID("resource+leak"); ok {
 		t.Error("phrases off, yet a concept term")
 	}
-	if _, ok := Build(ix.Cases(), d).termID("memory+leak"); !ok {
+	if _, ok := Build(ix.Cases(), d).termID("resource+leak"); !ok {
 		t.Error("phrases on, no concept term")
 	}
 }
