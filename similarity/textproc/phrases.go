@@ -117,12 +117,9 @@ func matchKey(w string) string {
 	return key
 }
 
-// wordID returns the phrase word id of a raw word and its node under the
-// root (-1, -1 when no phrase has the word; a node of -1 when none starts
-// with it).
-func (ph *Phrases) wordID(w string) (id, first int32) { return ph.wordKey(matchKey(w)) }
-
-// wordKey is wordID for a word's match key.
+// wordKey returns the phrase word id of a word by its match key and the
+// word's node under the root (-1, -1 when no phrase has the word; a node
+// of -1 when none starts with it).
 func (ph *Phrases) wordKey(key string) (id, first int32) {
 	if id, ok := ph.words[key]; ok {
 		return id, ph.first[id]
