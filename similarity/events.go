@@ -10,8 +10,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/goccy/go-yaml"
-
+	"incidents/data/safeyaml"
 	"incidents/similarity/textproc"
 )
 
@@ -80,7 +79,8 @@ var providers = sync.OnceValue(func() [][]string {
 	var f struct {
 		Providers [][]string `yaml:"providers"`
 	}
-	if err := yaml.UnmarshalWithOptions(providersYAML, &f, yaml.Strict()); err != nil {
+	doc := safeyaml.Doc{Name: "providers.yaml", What: "provider names", Strict: true, Hint: "providers: a list of name lists"}
+	if err := safeyaml.Unmarshal(doc, providersYAML, &f); err != nil {
 		panic("similarity: embedded providers.yaml: " + err.Error()) // ruled out by the package tests
 	}
 	return f.Providers

@@ -161,3 +161,21 @@ func TestNoEventsInGenerated(t *testing.T) {
 		t.Errorf("%d event links after %s named %s, want 2 (one each way)", n, b.ID, a.Org)
 	}
 }
+
+// TestProviders: the embedded provider table decodes, and every name of
+// it names its provider.
+func TestProviders(t *testing.T) {
+	ps := providers()
+	if len(ps) < 10 || ps[0][0] != "AWS" {
+		t.Fatalf("providers: %q", ps)
+	}
+	seen := map[string]bool{}
+	for _, names := range ps {
+		for _, n := range names {
+			if orgKey(n) == "" || seen[n] {
+				t.Errorf("provider name %q is empty or given twice", n)
+			}
+			seen[n] = true
+		}
+	}
+}
