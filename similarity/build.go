@@ -276,7 +276,8 @@ func (b *Builder) Index() *Index {
 	ix.surface = representativeSurfaces(ix.terms, ws, p.Bigrams)
 	ix.markGeneral()
 
-	// 4. Tag features.
+	// 4. Tag features, weighted for the corpus's tags.
+	ix.chooseWeights()
 	docTags := ix.buildTagFeatures()
 
 	// 5. Vectors: count, then fill in parallel.

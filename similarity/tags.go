@@ -97,3 +97,33 @@ func (ix *Index) buildTagFeatures() [][]tagWeight {
 
 // tagFeature returns the facet term of a feature id (which must be a tag id).
 func (ix *Index) tagFeature(f uint32) TagFeature { return ix.tags[int(f)-ix.nText] }
+
+// chooseWeights switches to the weights for auto-tagged corpora when
+// Params.AutoTagWeights is on and more than half of the cases with a root
+// cause have only automatic ones; Params then reports the weights in use
+// (with AutoTagWeights off, so that they stay as they are).
+func (ix *Index) chooseWeights() {
+	if !ix.p.AutoTagWeights {
+		return
+	}
+	ix.p.AutoTagWeights = false
+	auto, tagged := 0, 0
+	for _, c := range ix.cases {
+		rc, human := false, false
+		for _, t := range c.Tags {
+			if t.Facet == incident.RootCause && t.Term != "" {
+				rc = true
+				human = human || t.Origin != incident.Auto
+			}
+		}
+		if rc {
+			tagged++
+			if !human {
+				auto++
+			}
+		}
+	}
+	if 2*auto > tagged {
+		ix.p.WText, ix.p.WTags, ix.p.FacetWeights = AutoWText, AutoWTags, AutoFacetWeights()
+	}
+}

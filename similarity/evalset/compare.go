@@ -23,10 +23,23 @@ type Mode struct {
 	Events       bool
 }
 
+// Combined is the mode name of the combined score with the weights the
+// index uses (Index.Params: chosen by the corpus's tags, see
+// similarity.Params.AutoTagWeights).
+const Combined = "combined"
+
 // Modes are text only, tags only (each alone: no event links) and
-// combined with p's weights.
+// combined with the index's weights.
 func Modes(p similarity.Params) []Mode {
-	return []Mode{{"text-only", 1, 0, false}, {"tags-only", 0, 1, false}, {"combined", p.WText, p.WTags, p.Events}}
+	return []Mode{{"text-only", 1, 0, false}, {"tags-only", 0, 1, false}, {Combined, -1, -1, p.Events}}
+}
+
+// weights returns the weights of m: own (the index's) for WText < 0.
+func (m Mode) weights(own similarity.Params) (wText, wTags float64) {
+	if m.WText < 0 {
+		return own.WText, own.WTags
+	}
+	return m.WText, m.WTags
 }
 
 // Score scores links on every label set of s.
@@ -48,8 +61,9 @@ func Compare(ctx context.Context, s *Set, p similarity.Params, k int, anchor map
 		rows = append(rows, Score(s, AnchorName, anchor)...)
 	}
 	ix := similarity.Build(s.Cases, p)
+	own := ix.Params()
 	for _, m := range modes {
-		ix.SetWeights(m.WText, m.WTags)
+		ix.SetWeights(m.weights(own))
 		ix.SetEvents(m.Events)
 		links := ix.AllTopK(ctx, k, nil, nil)
 		if err := ctx.Err(); err != nil {
@@ -57,5 +71,6 @@ func Compare(ctx context.Context, s *Set, p similarity.Params, k int, anchor map
 		}
 		rows = append(rows, Score(s, m.Name, links)...)
 	}
+	ix.SetWeights(own.WText, own.WTags)
 	return rows, nil
 }

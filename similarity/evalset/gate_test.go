@@ -89,9 +89,10 @@ func TestTextHalfNotWorseThanPlainTFIDF(t *testing.T) {
 }
 
 // floors are the least each ranking may reach: P@5 and MRR, set a little
-// under the figures of the current pipeline and tagger (the golden file
-// has them exactly). The icco tag half rests on the auto-tagger: raise
-// these when a better tagger lands, never lower them to let a change in.
+// under the figures of the current pipeline and the shipped tagger (the
+// golden file has them exactly). The icco tag half rests on the
+// auto-tagger: raise these when a better tagger lands, never lower them to
+// let a change in.
 var floors = map[string][2]float64{
 	"bundled groups " + AnchorName: {0.36, 0.61},
 	"bundled groups text-only":     {0.43, 0.67},
@@ -100,14 +101,15 @@ var floors = map[string][2]float64{
 
 	"icco root-cause " + AnchorName:          {0.19, 0.43},
 	"icco root-cause text-only":              {0.22, 0.44},
-	"icco root-cause tags-only":              {0.28, 0.44},
-	"icco root-cause combined":               {0.29, 0.49},
+	"icco root-cause tags-only":              {0.44, 0.61},
+	"icco root-cause combined":               {0.46, 0.63},
+	"icco root-cause/dev combined":           {0.55, 0.73},
 	"icco root-cause/held-out text-only":     {0.17, 0.36},
-	"icco root-cause/held-out combined":      {0.24, 0.41},
+	"icco root-cause/held-out combined":      {0.36, 0.52},
 	"icco class text-only":                   {0.36, 0.61},
-	"icco class combined":                    {0.43, 0.63},
+	"icco class combined":                    {0.71, 0.78},
 	"icco event text-only":                   {0.19, 0.81},
-	"icco event combined":                    {0.17, 0.75},
+	"icco event combined":                    {0.19, 0.80},
 	"icco root-cause/dev " + AnchorName:      {0.24, 0.50},
 	"icco root-cause/held-out " + AnchorName: {0.14, 0.35},
 }

@@ -51,9 +51,11 @@ func Tune(ctx context.Context, s *Set, labels string, base similarity.Params, k 
 		ix.SetWeights(p.WText, p.WTags)
 		return Objective(similarity.EvaluateOn(ix.AllTopK(ctx, k, nil, nil), lab.Groups, lab.Queries))
 	}
-	cur := base
-	cur.FacetWeights = maps.Clone(base.FacetWeights)
-	ix := similarity.Build(s.Cases, cur)
+	// Start from the weights the corpus's tags choose, and keep them fixed
+	// from there (AutoTagWeights off).
+	ix := similarity.Build(s.Cases, base)
+	cur := ix.Params()
+	cur.FacetWeights = maps.Clone(cur.FacetWeights)
 	best := score(cur, ix)
 	for range TuneRounds {
 		moved := false

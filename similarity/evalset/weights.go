@@ -26,6 +26,7 @@ type WeightRow struct {
 // weight, so that a flat optimum reports the default.
 func WeightSweep(ctx context.Context, s *Set, p similarity.Params, k int) ([]WeightRow, error) {
 	ix := similarity.Build(s.Cases, p)
+	p = ix.Params() // the weights the corpus's tags chose
 	rows := make([]WeightRow, len(s.Labels))
 	bestObj := make([]float64, len(s.Labels))
 	grid := append([]float64{p.WText}, SweepWText...)

@@ -157,7 +157,11 @@ func runEvalRanking(cmd *cobra.Command, app *App, o *evalOpts) error {
 		if err != nil {
 			return err
 		}
+		own := ix.Params()
 		for _, m := range evalset.Modes(p) {
+			if m.WText < 0 {
+				m.WText, m.WTags = own.WText, own.WTags
+			}
 			ix.SetWeights(m.WText, m.WTags)
 			ix.SetEvents(m.Events)
 			links := ix.AllTopK(ctx, o.k, nil, progressFor(app.Stderr, m.Name))

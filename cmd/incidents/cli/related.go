@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -51,6 +52,12 @@ func (f *simFlags) params(cmd *cobra.Command) (similarity.Params, error) {
 	}
 	if cmd.Flags().Changed("w-tags") {
 		p.WTags = f.wTags
+	}
+	// Weights the user gives (flags, or a config that changes any) replace
+	// the ones chosen by the corpus's tags.
+	d := similarity.DefaultParams()
+	if p.WText != d.WText || p.WTags != d.WTags || !maps.Equal(p.FacetWeights, d.FacetWeights) {
+		p.AutoTagWeights = false
 	}
 	if err := p.Validate(); err != nil {
 		return p, usagef("%v", err)
@@ -392,7 +399,7 @@ func runRecompute(ctx context.Context, app *App, cmd *cobra.Command, o *relatedO
 	pj, _ := json.Marshal(struct {
 		similarity.Params
 		K int `json:"k"`
-	}{p, o.k})
+	}{ix.Params(), o.k}) // the weights in use (see Params.AutoTagWeights)
 	// Links are computed on every core and appended while computed, in
 	// one transaction, so they are never all held in memory.
 	t1 := time.Now()
