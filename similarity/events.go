@@ -287,6 +287,9 @@ func (ix *Index) pairEvents(ce []caseEvent, orgs []orgName) {
 			if ce[j].day-ce[i].day > 2 {
 				break
 			}
+			if len(ce[i].mentions) == 0 && len(ce[j].mentions) == 0 {
+				continue // neither names anyone: no event (the common case)
+			}
 			desc, iProv, jProv, ok := ix.sameEvent(i, j, &ce[i], &ce[j], orgs, ce, order)
 			if !ok {
 				continue
