@@ -12,9 +12,10 @@ import (
 	"incidents/data/store"
 )
 
-// Build gathers the report data of one quarter from the store. Figures come
-// from the store's public views and the analysis package (medians, bootstrap
-// intervals, comparisons); nothing is drawn here.
+// Build gathers the report data of one period from the store. Figures
+// come from the store's public views and the analysis package (medians,
+// bootstrap intervals, comparisons, detectable changes); nothing is drawn
+// here.
 func Build(ctx context.Context, st *store.Store, opts Options) (*QuarterReport, error) {
 	opts = opts.normalize()
 	db := st.DB()
@@ -22,27 +23,19 @@ func Build(ctx context.Context, st *store.Store, opts Options) (*QuarterReport, 
 	if err != nil {
 		return nil, err
 	}
-	q, err := pickQuarter(ctx, db, opts, org)
+	last, err := pickQuarter(ctx, db, opts, org)
 	if err != nil {
 		return nil, err
 	}
-	if opts.RefuseEmpty {
-		if err := checkHasCases(ctx, db, q, org); err != nil {
+	if opts.RefuseEmpty && opts.Quarter != "" {
+		if err := checkHasCases(ctx, db, last, org); err != nil {
 			return nil, err
 		}
 	}
-	r := &QuarterReport{Org: org, Quarter: q.String(), Previous: q.Previous().String(), YearAgo: yearAgo(q).String(), Classes: classes()}
-	r.Title = opts.Title
-	if r.Title == "" {
-		r.Title = "Reliability report " + r.Quarter
-		if org != "" {
-			r.Title = org + " reliability report " + r.Quarter
-		}
-	}
-	w := q
-	for i := 0; i < opts.TrendQuarters; i++ {
-		r.Window = append([]string{w.String()}, r.Window...)
-		w = w.Previous()
+	r := &QuarterReport{Org: org, Classes: classes()}
+	for q, i := last, 0; i < opts.TrendQuarters; i++ {
+		r.Window = append([]string{q.String()}, r.Window...)
+		q = q.Previous()
 	}
 	cases, err := loadWindow(ctx, db, r.Window, org)
 	if err != nil {
@@ -51,17 +44,26 @@ func Build(ctx context.Context, st *store.Store, opts Options) (*QuarterReport, 
 	if err := loadTags(ctx, db, cases); err != nil {
 		return nil, err
 	}
-	if err := r.headline(ctx, db, cases, org); err != nil {
-		return nil, err
+	r.Resolution = chooseResolution(cases, spanLabel(r.Window))
+	r.Period = choosePeriod(last, opts.Quarter != "", cases, r.Resolution)
+	r.Title = opts.Title
+	if r.Title == "" {
+		r.Title = "Reliability report " + r.Period.Label
+		if org != "" {
+			r.Title = org + " reliability report " + r.Period.Label
+		}
 	}
+	in := r.inPeriod(cases)
+	r.headline(cases, in)
 	r.trend(cases)
-	r.TTR = distribution("ttr", cases)
+	r.Resolve = distribution(r.Resolution.Measure, cases)
 	r.TTD = distribution("ttd", cases)
 	r.heatmap(cases, opts.TopTerms+2)
-	r.Components = topTerms(cases, incident.Component, r.Quarter, opts.TopTerms, len(r.Window)-1)
-	r.Triggers = topTerms(cases, incident.Trigger, r.Quarter, opts.TopTerms, len(r.Window)-1)
+	r.Components = r.topTerms(cases, incident.Component, opts.TopTerms)
+	r.Triggers = r.topTerms(cases, incident.Trigger, opts.TopTerms)
+	r.TermsBefore = r.termsBefore()
 	r.coverage(cases)
-	if err := r.countUndated(ctx, db, q, org); err != nil {
+	if err := r.countUndated(ctx, db, org); err != nil {
 		return nil, err
 	}
 	gen, err := st.CurrentGeneration(ctx)
@@ -71,9 +73,10 @@ func Build(ctx context.Context, st *store.Store, opts Options) (*QuarterReport, 
 	if gen != nil {
 		r.Links = &LinkGenerator{Generation: gen.Gen, Cases: gen.Cases, NewestID: gen.NewestID}
 	}
-	if err := r.incidents(ctx, db, cases, org, opts); err != nil {
+	if err := r.incidents(ctx, db, in, opts); err != nil {
 		return nil, err
 	}
+	r.Charts = r.chartStatus(cases, in)
 	return r, nil
 }
 
@@ -154,8 +157,27 @@ func yearAgo(p analysis.Period) analysis.Period {
 type caseRow struct {
 	id, date, org, title, quarter string
 	rootCause, class              string
-	ttd, ttr                      *float64
-	tags                          map[incident.Facet][]Term
+	// ttd is the time to detect; ttm (detection to mitigation) and
+	// exposure (start to resolution) are computed from the case's times;
+	// stated is a time to resolve the source states.
+	ttd, ttm, exposure, stated *float64
+	tags                       map[incident.Facet][]Term
+}
+
+// measure returns the case's figure of a Distribution metric, nil when
+// unknown.
+func (c *caseRow) measure(metric string) *float64 {
+	switch metric {
+	case "ttd":
+		return c.ttd
+	case MeasureTTM:
+		return c.ttm
+	case MeasureExposure:
+		return c.exposure
+	case MeasureStated:
+		return c.stated
+	}
+	return nil
 }
 
 // orgCond returns the SQL condition and arguments for an org filter on
@@ -177,11 +199,16 @@ func strArgs(ss []string) []any {
 	return out
 }
 
-// loadWindow reads the cases of the window quarters, by date then id.
+// loadWindow reads the cases of the window quarters, by date then id. The
+// time to mitigate and the exposure are computed from the times the case
+// gives (UTC in the view); a span that ends before it starts is unknown.
 func loadWindow(ctx context.Context, db *sql.DB, window []string, org string) ([]*caseRow, error) {
 	cond, oargs := orgCond("i", org)
 	rows, err := db.QueryContext(ctx, `SELECT i.id, coalesce(i.date, ''), i.org, i.title, i.quarter, coalesce(i.root_cause, ''),
-	coalesce(i.root_cause_class, ''), i.ttd_minutes, i.ttr_minutes
+	coalesce(i.root_cause_class, ''), i.ttd_minutes,
+	CASE WHEN i.mitigated_ts >= i.detected_ts THEN date_diff('millisecond', i.detected_ts, i.mitigated_ts) / 60000.0 END,
+	CASE WHEN i.resolved_ts >= i.start_ts THEN date_diff('millisecond', i.start_ts, i.resolved_ts) / 60000.0 END,
+	CASE WHEN i.ttr_source = 'given' THEN i.ttr_minutes END
 FROM incidents i WHERE i.quarter IN (`+inList(len(window))+`)`+cond+` ORDER BY i.day, i.id`, append(strArgs(window), oargs...)...)
 	if err != nil {
 		return nil, fmt.Errorf("report: reading cases: %w", err)
@@ -190,19 +217,23 @@ FROM incidents i WHERE i.quarter IN (`+inList(len(window))+`)`+cond+` ORDER BY i
 	var out []*caseRow
 	for rows.Next() {
 		c := &caseRow{tags: map[incident.Facet][]Term{}}
-		var ttd, ttr sql.NullFloat64
-		if err := rows.Scan(&c.id, &c.date, &c.org, &c.title, &c.quarter, &c.rootCause, &c.class, &ttd, &ttr); err != nil {
+		var ttd, ttm, exposure, stated sql.NullFloat64
+		if err := rows.Scan(&c.id, &c.date, &c.org, &c.title, &c.quarter, &c.rootCause, &c.class, &ttd, &ttm, &exposure, &stated); err != nil {
 			return nil, fmt.Errorf("report: reading cases: %w", err)
 		}
-		if ttd.Valid {
-			c.ttd = &ttd.Float64
-		}
-		if ttr.Valid {
-			c.ttr = &ttr.Float64
-		}
+		c.ttd, c.ttm, c.exposure, c.stated = minutesOf(ttd), minutesOf(ttm), minutesOf(exposure), minutesOf(stated)
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// minutesOf is a scanned figure in minutes rounded to 0.001, nil when NULL.
+func minutesOf(v sql.NullFloat64) *float64 {
+	if !v.Valid {
+		return nil
+	}
+	m := roundAll([]float64{v.Float64})[0]
+	return &m
 }
 
 // loadTags attaches the symptom, component and trigger terms of the cases.
@@ -237,28 +268,17 @@ GROUP BY t.incident_id, t.facet, t.term ORDER BY t.incident_id, t.facet, min(t.s
 	return rows.Err()
 }
 
-// countQuarter counts the cases of one quarter, from the window's cases
-// when the quarter is in it.
-func countQuarter(ctx context.Context, db *sql.DB, cases []*caseRow, window []string, q, org string) (int, error) {
-	if slices.Contains(window, q) {
-		n := 0
-		for _, c := range cases {
-			if c.quarter == q {
-				n++
-			}
+// countUndated counts cases of the period's years dated only to the year.
+func (r *QuarterReport) countUndated(ctx context.Context, db *sql.DB, org string) error {
+	var years []any
+	for _, q := range r.Period.Quarters {
+		if y := q[:4]; !slices.Contains(years, any(y)) {
+			years = append(years, y)
 		}
-		return n, nil
 	}
 	cond, oargs := orgCond("i", org)
-	var n int
-	err := db.QueryRowContext(ctx, `SELECT count(*) FROM incidents i WHERE i.quarter = ?`+cond, append([]any{q}, oargs...)...).Scan(&n)
-	return n, err
-}
-
-// countUndated counts cases of the quarter's year dated only to the year.
-func (r *QuarterReport) countUndated(ctx context.Context, db *sql.DB, q analysis.Period, org string) error {
-	cond, oargs := orgCond("i", org)
-	err := db.QueryRowContext(ctx, `SELECT count(*) FROM incidents i WHERE i.quarter IS NULL AND i.year = ?`+cond, append([]any{q.Year}, oargs...)...).Scan(&r.Coverage.UndatedInYear)
+	err := db.QueryRowContext(ctx, `SELECT count(*) FROM incidents i WHERE i.quarter IS NULL AND CAST(i.year AS VARCHAR) IN (`+inList(len(years))+`)`+cond,
+		append(years, oargs...)...).Scan(&r.Coverage.UndatedInYear)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}

@@ -93,48 +93,38 @@ func trendChart(r *QuarterReport) *charts.Bar {
 
 // groupAxisLabel names a distribution group with its counts.
 func groupAxisLabel(g DistGroup) string {
-	l := fmt.Sprintf("%s · %d of %d known", g.Label, g.Summary.Known, g.Summary.N)
-	if g.TooSmall {
-		l += " · too few"
-	}
-	return l
+	return fmt.Sprintf("%s · %d of %d known", g.Label, g.Summary.Known, g.Summary.N)
 }
 
-// distChart draws, on a horizontal log axis, boxes for the groups with at
-// least MinReadable figures and the single figures of the smaller groups.
-// The first group is at the top.
+// distChart draws, on a horizontal log axis, one box for every case of the
+// window and one for each root-cause class with at least MinReadable known
+// figures; smaller classes are left to the table (no lone dots). The
+// window's box is at the top.
 func distChart(id string, d Distribution) *charts.BoxPlot {
-	bp := charts.NewBoxPlot()
-	n := len(d.Groups)
-	cats := make([]string, n)
-	boxes := make([]opts.BoxPlotData, n)
-	var pts []opts.ScatterData
-	for k, g := range d.Groups {
-		i := n - 1 - k // the category axis runs bottom-up
-		cats[i] = groupAxisLabel(g)
-		if g.TooSmall {
-			boxes[i] = opts.BoxPlotData{Value: []string{"-", "-", "-", "-", "-"}}
-			for _, v := range g.Points {
-				pts = append(pts, opts.ScatterData{Value: []any{math.Max(v, logFloor), cats[i]}})
-			}
-			continue
-		}
-		v := make([]float64, len(g.Box))
-		for j, x := range g.Box {
+	var cats []string
+	var boxes []opts.BoxPlotData
+	add := func(label string, box []float64) {
+		v := make([]float64, len(box))
+		for j, x := range box {
 			v[j] = math.Max(x, logFloor)
 		}
-		boxes[i] = opts.BoxPlotData{Value: v}
+		cats = append([]string{label}, cats...) // the category axis runs bottom-up
+		boxes = append([]opts.BoxPlotData{{Value: v}}, boxes...)
 	}
-	bp.SetGlobalOptions(initOpts(id, fmt.Sprintf("%dpx", 110+34*max(n, 3))), tooltip("item"),
+	add(fmt.Sprintf("All cases · %d of %d known", d.Overall.Known, d.Overall.N), d.Box)
+	for _, g := range d.Groups {
+		if !g.TooSmall {
+			add(groupAxisLabel(g), g.Box)
+		}
+	}
+	bp := charts.NewBoxPlot()
+	bp.SetGlobalOptions(initOpts(id, fmt.Sprintf("%dpx", 110+34*max(len(cats), 3))), tooltip("item"),
 		charts.WithAnimation(false),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "0"}),
-		charts.WithGridOpts(opts.Grid{Top: "34", Bottom: "44", Left: "10", Right: "24", ContainLabel: opts.Bool(true)}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
+		charts.WithGridOpts(opts.Grid{Top: "14", Bottom: "44", Left: "10", Right: "24", ContainLabel: opts.Bool(true)}),
 		charts.WithXAxisOpts(opts.XAxis{Type: "log", Name: "minutes (log scale)", NameLocation: "middle", NameGap: 26, Min: logFloor}),
 		charts.WithYAxisOpts(opts.YAxis{Type: "category", Data: cats, AxisLabel: &opts.AxisLabel{Interval: "0", FontSize: 11}}))
-	bp.AddSeries("min · quartiles · max", boxes, charts.WithItemStyleOpts(opts.ItemStyle{Color: "#e8eefc", BorderColor: "#5470c6"}))
-	sc := charts.NewScatter()
-	sc.AddSeries(fmt.Sprintf("single figures (groups under %d)", MinReadable), pts, charts.WithItemStyleOpts(opts.ItemStyle{Color: "#888888"}))
-	bp.Overlap(sc)
+	bp.AddSeries("min · quartiles · max", boxes, charts.WithItemStyleOpts(opts.ItemStyle{Color: "#dbe4fb", BorderColor: "#5470c6", BorderWidth: 1.5}))
 	return bp
 }
 
@@ -179,8 +169,8 @@ func termsChart(id string, r *QuarterReport, terms []TermCount) *charts.Bar {
 	for i := range terms {
 		t := terms[len(terms)-1-i] // largest at the top
 		cats[i] = t.Label
-		cur[i] = opts.BarData{Value: t.Quarter}
-		mean[i] = opts.BarData{Value: t.WindowMean}
+		cur[i] = opts.BarData{Value: t.Period}
+		mean[i] = opts.BarData{Value: t.Before}
 	}
 	b.SetGlobalOptions(initOpts(id, fmt.Sprintf("%dpx", 90+28*max(len(terms), 3))), tooltip("axis"),
 		charts.WithAnimation(false),
@@ -188,8 +178,8 @@ func termsChart(id string, r *QuarterReport, terms []TermCount) *charts.Bar {
 		charts.WithGridOpts(opts.Grid{Top: "30", Bottom: "20", Left: "10", Right: "30", ContainLabel: opts.Bool(true)}),
 		charts.WithXAxisOpts(opts.XAxis{MinInterval: 1}))
 	b.SetXAxis(cats)
-	b.AddSeries(r.Quarter, cur, charts.WithItemStyleOpts(opts.ItemStyle{Color: "#5470c6"}))
-	b.AddSeries(fmt.Sprintf("mean per quarter, previous %d", len(r.Window)-1), mean, charts.WithItemStyleOpts(opts.ItemStyle{Color: "#c4ccd3"}))
+	b.AddSeries(r.Period.Label, cur, charts.WithItemStyleOpts(opts.ItemStyle{Color: "#5470c6"}))
+	b.AddSeries(r.TermsBefore, mean, charts.WithItemStyleOpts(opts.ItemStyle{Color: "#9aa5b8"}))
 	b.XYReversal()
 	return b
 }
@@ -202,7 +192,47 @@ func clip(s string, n int) string {
 	return string([]rune(s)[:n-1]) + "…"
 }
 
-// patternsChart draws the related-case graph, nodes coloured by class.
+// graphNode is an ECharts graph node with a label of its own, which
+// go-echarts' GraphNode lacks (series-graph.data.label).
+type graphNode struct {
+	opts.GraphNode
+	Label *nodeLabel `json:"label,omitempty"`
+}
+
+// nodeLabel is the label of one graph node: its text is fixed here (no
+// template is evaluated on data), drawn on the canvas, never as HTML.
+type nodeLabel struct {
+	Show       bool    `json:"show"`
+	Position   string  `json:"position"`
+	Formatter  string  `json:"formatter"`
+	FontSize   float32 `json:"fontSize"`
+	LineHeight float32 `json:"lineHeight"`
+	Color      string  `json:"color"`
+	// Rich styles the parts of the text ("{id|…}").
+	Rich map[string]map[string]any `json:"rich,omitempty"`
+}
+
+// graphLabelTitle is the length titles are clipped to under a node.
+const graphLabelTitle = 26
+
+// labelText keeps text from being read as ECharts label markup.
+var labelText = strings.NewReplacer("{", "(", "}", ")", "|", "/")
+
+// nodeLabelOf labels an incident of the period with its id in bold and
+// its title clipped below it, a related case with its id only in grey: the
+// larger nodes' labels win where labels would overlap (labelLayout
+// hideOverlap gives way by symbol size).
+func nodeLabelOf(n Node) *nodeLabel {
+	if !n.InPeriod {
+		return &nodeLabel{Show: true, Position: "right", Formatter: labelText.Replace(n.ID), FontSize: 9, LineHeight: 11, Color: "#6e7079"}
+	}
+	return &nodeLabel{Show: true, Position: "right", FontSize: 10, LineHeight: 13, Color: "#333333",
+		Formatter: "{id|" + labelText.Replace(n.ID) + "}\n" + labelText.Replace(clip(n.Title, graphLabelTitle)),
+		Rich:      map[string]map[string]any{"id": {"fontWeight": "bold", "fontSize": 11, "lineHeight": 15, "color": "#1f2a44"}}}
+}
+
+// patternsChart draws the related-case graph, nodes coloured by class and
+// labelled (see nodeLabelOf); the tooltip gives the whole title.
 func patternsChart(r *QuarterReport) *charts.Graph {
 	g := charts.NewGraph()
 	catIndex := map[string]int{}
@@ -211,7 +241,7 @@ func patternsChart(r *QuarterReport) *charts.Graph {
 		catIndex[c.ID] = i
 		cats[i] = &opts.GraphCategory{Name: c.Label, ItemStyle: &opts.ItemStyle{Color: c.Color}}
 	}
-	nodes := make([]opts.GraphNode, len(r.Patterns.Nodes))
+	nodes := make([]graphNode, len(r.Patterns.Nodes))
 	present := map[string]bool{}
 	for i, n := range r.Patterns.Nodes {
 		present[n.Class] = true
@@ -220,11 +250,11 @@ func patternsChart(r *QuarterReport) *charts.Graph {
 			name += " · " + n.Date
 		}
 		name += " — " + clip(n.Title, 90)
-		size := 8
-		if n.InQuarter {
-			size = 16
+		size := 9
+		if n.InPeriod {
+			size = 18
 		}
-		nodes[i] = opts.GraphNode{Name: name, Category: catIndex[n.Class], SymbolSize: size}
+		nodes[i] = graphNode{GraphNode: opts.GraphNode{Name: name, Category: catIndex[n.Class], SymbolSize: size}, Label: nodeLabelOf(n)}
 	}
 	legend := []string{}
 	for _, c := range r.Classes {
@@ -236,30 +266,51 @@ func patternsChart(r *QuarterReport) *charts.Graph {
 	for i, e := range r.Patterns.Edges {
 		links[i] = opts.GraphLink{Source: e.From, Target: e.To, Value: float32(e.Score)}
 	}
-	g.SetGlobalOptions(initOpts(ChartPatterns, "560px"), tooltip("item"),
+	g.SetGlobalOptions(initOpts(ChartPatterns, "640px"), tooltip("item"),
 		charts.WithAnimation(false),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "0", Data: legend}))
-	g.AddSeries("related cases", nodes, links,
+	g.AddSeries("related cases", nil, links,
 		charts.WithGraphChartOpts(opts.GraphChart{Layout: "force", Roam: opts.Bool(true), Draggable: opts.Bool(true),
-			Force: &opts.GraphForce{Repulsion: 90, Gravity: 0.08, EdgeLength: 45, InitLayout: "circular"}, Categories: cats}),
-		charts.WithLabelOpts(opts.Label{Show: opts.Bool(false)}),
-		charts.WithLineStyleOpts(opts.LineStyle{Color: "source", Opacity: opts.Float(0.5), Width: 1}))
+			Force: &opts.GraphForce{Repulsion: 190, Gravity: 0.12, EdgeLength: []float32{45, 100}, InitLayout: "circular"}, Categories: cats}),
+		charts.WithLabelLayoutOpts(opts.LabelLayout{HideOverlap: opts.Bool(true)}),
+		charts.WithLineStyleOpts(opts.LineStyle{Color: "source", Opacity: opts.Float(0.55), Width: 1.2}))
+	g.MultiSeries[0].Data = nodes
 	return g
 }
 
-// reportCharts builds the charts ChartIDs lists for r.
-func reportCharts(r *QuarterReport) (map[string]chartHTML, error) {
+// settled renders the pattern graph with two settings go-echarts has no
+// field for: its force layout runs to its end before the first paint
+// (force.layoutAnimation false), so the page shows one settled layout, the
+// same on every open; and only the labels of related cases give way where
+// labels overlap, those of the period's incidents (two lines) never.
+type settled struct{ render.Renderer }
+
+var settledPatches = [][2]string{
+	{`"initLayout":"circular"`, `"initLayout":"circular","layoutAnimation":false`},
+	{`"labelLayout":{"hideOverlap":true}`, `"labelLayout":function (p) { return p.text.indexOf('\n') === -1 ? {hideOverlap: true} : {moveOverlap: 'shiftY', hideOverlap: true}; }`},
+}
+
+func (s settled) RenderSnippet() render.ChartSnippet {
+	c := s.Renderer.RenderSnippet()
+	for _, p := range settledPatches {
+		c.Script = strings.Replace(c.Script, p[0], p[1], 1)
+	}
+	return c
+}
+
+// reportCharts builds the charts ids of r.
+func reportCharts(r *QuarterReport, ids []string) (map[string]chartHTML, error) {
 	build := map[string]func() render.Renderer{
 		ChartTrend:      func() render.Renderer { return trendChart(r).Renderer },
-		ChartTTR:        func() render.Renderer { return distChart(ChartTTR, r.TTR).Renderer },
+		ChartTTR:        func() render.Renderer { return distChart(ChartTTR, r.Resolve).Renderer },
 		ChartTTD:        func() render.Renderer { return distChart(ChartTTD, r.TTD).Renderer },
 		ChartHeatmap:    func() render.Renderer { return heatmapChart(r).Renderer },
 		ChartComponents: func() render.Renderer { return termsChart(ChartComponents, r, r.Components).Renderer },
 		ChartTriggers:   func() render.Renderer { return termsChart(ChartTriggers, r, r.Triggers).Renderer },
-		ChartPatterns:   func() render.Renderer { return patternsChart(r).Renderer },
+		ChartPatterns:   func() render.Renderer { return settled{patternsChart(r).Renderer} },
 	}
 	out := map[string]chartHTML{}
-	for _, id := range ChartIDs(r) {
+	for _, id := range ids {
 		c, err := snippet(build[id](), id)
 		if err != nil {
 			return nil, err
@@ -270,19 +321,13 @@ func reportCharts(r *QuarterReport) (map[string]chartHTML, error) {
 }
 
 // ChartIDs returns the ids of the charts Render draws for r, in page
-// order; a chart without data is left out (the page says so instead).
+// order; a chart without enough data is left out and the page says what
+// is missing instead (r.Charts).
 func ChartIDs(r *QuarterReport) []string {
 	var ids []string
-	for _, c := range []struct {
-		id string
-		ok bool
-	}{
-		{ChartTrend, len(r.Trend.Series) > 0}, {ChartTTR, len(r.TTR.Groups) > 0}, {ChartTTD, len(r.TTD.Groups) > 0},
-		{ChartHeatmap, len(r.Heatmap.Cells) > 0}, {ChartComponents, len(r.Components) > 0}, {ChartTriggers, len(r.Triggers) > 0},
-		{ChartPatterns, len(r.Patterns.Nodes) > 0},
-	} {
-		if c.ok {
-			ids = append(ids, c.id)
+	for _, c := range r.Charts {
+		if c.Drawn {
+			ids = append(ids, c.ID)
 		}
 	}
 	return ids

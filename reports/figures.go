@@ -1,7 +1,9 @@
 package reports
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"incidents/analysis"
@@ -46,44 +48,48 @@ func (r *QuarterReport) trend(cases []*caseRow) {
 	r.Trend = t
 }
 
-// metricOf returns the case's figure of metric, nil when unknown.
-func metricOf(c *caseRow, metric string) *float64 {
-	if metric == "ttd" {
-		return c.ttd
-	}
-	return c.ttr
-}
-
 // distribution summarises metric by primary root-cause class over the
 // window with analysis.Summarize; groups are ordered by class order.
 func distribution(metric string, cases []*caseRow) Distribution {
 	vals := map[string][]float64{}
 	n := map[string]int{}
+	longest := map[string]*caseRow{}
 	var all []float64
 	for _, c := range cases {
 		n[c.class]++
-		if v := metricOf(c, metric); v != nil {
+		if v := c.measure(metric); v != nil {
 			vals[c.class] = append(vals[c.class], *v)
 			all = append(all, *v)
+			if l := longest[c.class]; l == nil || *v > *l.measure(metric) {
+				longest[c.class] = c
+			}
 		}
 	}
-	d := Distribution{Metric: metric, Overall: analysis.Summarize(all, len(cases))}
+	d := Distribution{Metric: metric, Overall: analysis.Summarize(all, len(cases)), Box: boxOf(all)}
 	for _, cl := range classes() {
 		if n[cl.ID] == 0 {
 			continue
 		}
 		g := DistGroup{Class: cl.ID, Label: cl.Label, Summary: analysis.Summarize(vals[cl.ID], n[cl.ID])}
-		x := append([]float64(nil), vals[cl.ID]...)
-		sort.Float64s(x)
-		if len(x) < MinReadable {
-			g.TooSmall = true
-			g.Points = roundAll(x)
-		} else {
-			g.Box = roundAll([]float64{x[0], analysis.Quantile(x, 0.25), analysis.Quantile(x, 0.5), analysis.Quantile(x, 0.75), x[len(x)-1]})
+		g.Box = boxOf(vals[cl.ID])
+		if l := longest[cl.ID]; l != nil {
+			g.Longest = &Longest{ID: l.id, Minutes: *l.measure(metric)}
 		}
+		g.TooSmall = g.Box == nil
 		d.Groups = append(d.Groups, g)
 	}
 	return d
+}
+
+// boxOf is minimum, quartiles and maximum of x, nil for fewer than
+// MinReadable figures.
+func boxOf(x []float64) []float64 {
+	if len(x) < MinReadable {
+		return nil
+	}
+	x = append([]float64(nil), x...)
+	sort.Float64s(x)
+	return roundAll([]float64{x[0], analysis.Quantile(x, 0.25), analysis.Quantile(x, 0.5), analysis.Quantile(x, 0.75), x[len(x)-1]})
 }
 
 // roundAll rounds minutes to 0.001 as the analysis JSON does.
@@ -171,55 +177,73 @@ func (r *QuarterReport) heatmap(cases []*caseRow, maxSymptoms int) {
 	r.Heatmap = h
 }
 
-// topTerms counts the quarter's cases per term of facet f, with the mean
-// per quarter over the earlier quarters of the window (earlier of them).
-func topTerms(cases []*caseRow, f incident.Facet, quarter string, n, earlier int) []TermCount {
-	inQ := map[string]int{}
+// topTerms counts the period's cases per term of facet f, with the mean
+// per period of the same length over the earlier quarters of the window.
+func (r *QuarterReport) topTerms(cases []*caseRow, f incident.Facet, n int) []TermCount {
+	inP := map[string]int{}
 	before := map[string]int{}
 	labels := map[string]string{}
 	for _, c := range cases {
 		for _, t := range c.tags[f] {
 			labels[t.ID] = t.Label
-			if c.quarter == quarter {
-				inQ[t.ID]++
-			} else {
+			if r.Period.has(c.quarter) {
+				inP[t.ID]++
+			} else if c.quarter < r.Period.Quarters[0] {
 				before[t.ID]++
 			}
 		}
 	}
-	ids := make([]string, 0, len(inQ))
-	for id := range inQ {
+	ids := make([]string, 0, len(inP))
+	for id := range inP {
 		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool {
-		if inQ[ids[i]] != inQ[ids[j]] {
-			return inQ[ids[i]] > inQ[ids[j]]
+		if inP[ids[i]] != inP[ids[j]] {
+			return inP[ids[i]] > inP[ids[j]]
 		}
 		return ids[i] < ids[j]
 	})
 	if len(ids) > n {
 		ids = ids[:n]
 	}
+	periods := float64(r.earlierQuarters()) / float64(len(r.Period.Quarters))
 	out := make([]TermCount, 0, len(ids))
 	for _, id := range ids {
-		tc := TermCount{Term: Term{ID: id, Label: labels[id]}, Quarter: inQ[id]}
-		if earlier > 0 {
-			tc.WindowMean = math.Round(float64(before[id])/float64(earlier)*100) / 100
+		tc := TermCount{Term: Term{ID: id, Label: labels[id]}, Period: inP[id]}
+		if periods > 0 {
+			tc.Before = math.Round(float64(before[id])/periods*100) / 100
 		}
 		out = append(out, tc)
 	}
 	return out
 }
 
-// coverage counts what the quarter's and the window's cases lack.
+// earlierQuarters counts the window's quarters before the period.
+func (r *QuarterReport) earlierQuarters() int {
+	return slices.Index(r.Window, r.Period.Quarters[0])
+}
+
+// termsBefore names what the term charts compare the period with.
+func (r *QuarterReport) termsBefore() string {
+	e, q := r.earlierQuarters(), len(r.Period.Quarters)
+	switch {
+	case q == 1:
+		return fmt.Sprintf("mean per quarter, previous %d quarters", e)
+	case e == q:
+		return spanLabel(r.Window[:e])
+	}
+	return fmt.Sprintf("mean per %d quarters, previous %d quarters", q, e)
+}
+
+// coverage counts what the period's and the window's cases lack.
 func (r *QuarterReport) coverage(cases []*caseRow) {
 	add := func(row *CoverageRow, c *caseRow) {
 		row.Cases++
 		if c.ttd == nil {
 			row.NoTTD++
 		}
-		if c.ttr == nil {
-			row.NoTTR++
+		if c.measure(r.Resolution.Measure) == nil {
+			row.NoResolution++
 		}
 		if c.class == "" {
 			row.NoRootCause++
@@ -230,8 +254,8 @@ func (r *QuarterReport) coverage(cases []*caseRow) {
 	}
 	for _, c := range cases {
 		add(&r.Coverage.Window, c)
-		if c.quarter == r.Quarter {
-			add(&r.Coverage.Quarter, c)
+		if r.Period.has(c.quarter) {
+			add(&r.Coverage.Period, c)
 		}
 	}
 }

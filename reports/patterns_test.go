@@ -51,7 +51,7 @@ func TestPatternsClusters(t *testing.T) {
 				t.Errorf("%d nodes drawn, %d omitted; want %d and %d", len(p.Nodes), p.Omitted, c.nodes, c.omitted)
 			}
 			first := p.Clusters[0]
-			if first.Class != "software-defect" || first.InQuarter != 2 || first.Members[0].ID != "A" || !first.Members[0].InQuarter {
+			if first.Class != "software-defect" || first.InPeriod != 2 || first.Members[0].ID != "A" || !first.Members[0].InPeriod {
 				t.Errorf("first cluster = %+v", first)
 			}
 			if len(first.Reasons) != 2 || first.Reasons[0] != (ReasonCount{"same root cause", 2}) {
@@ -109,7 +109,12 @@ func TestFormatting(t *testing.T) {
 		{fixSame("the same number than 2024Q2"), "as many as 2024Q2"},
 		{clip("abcdef", 4), "abc…"},
 		{clip("abc", 4), "abc"},
-		{groupAxisLabel(DistGroup{Label: "Time", TooSmall: true}), "Time · 0 of 0 known · too few"},
+		{groupAxisLabel(DistGroup{Label: "Time", TooSmall: true}), "Time · 0 of 0 known"},
+		{roughCount(7), "7"},
+		{roughCount(1873), "1,900"},
+		{roughCount(123456), "120,000"},
+		{spanLabel([]string{"2025Q1", "2025Q2", "2025Q4"}), "2025Q1–2025Q4"},
+		{spanLabel([]string{"2025Q4"}), "2025Q4"},
 	}
 	for i, c := range cases {
 		if c.got != c.want {
@@ -118,25 +123,26 @@ func TestFormatting(t *testing.T) {
 	}
 }
 
-// TestDistributionGroups checks the box and the too-small marking.
+// TestDistributionGroups checks the boxes, the too-small marking and the
+// longest case of each group.
 func TestDistributionGroups(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	var cases []*caseRow
 	for i, v := range []float64{10, 20, 30, 40, 50} {
-		cases = append(cases, &caseRow{id: string(rune('a' + i)), class: "hardware", ttr: f(v)})
+		cases = append(cases, &caseRow{id: string(rune('a' + i)), class: "hardware", exposure: f(v)})
 	}
-	cases = append(cases, &caseRow{id: "x", class: "time", ttr: f(7)}, &caseRow{id: "y", class: "time"})
-	d := distribution("ttr", cases)
+	cases = append(cases, &caseRow{id: "x", class: "time", exposure: f(7)}, &caseRow{id: "y", class: "time"})
+	d := distribution(MeasureExposure, cases)
 	if len(d.Groups) != 2 || d.Groups[0].Class != "hardware" || d.Groups[1].Class != "time" {
 		t.Fatalf("groups %+v", d.Groups)
 	}
-	if hw := d.Groups[0]; hw.TooSmall || !reflect.DeepEqual(hw.Box, []float64{10, 20, 30, 40, 50}) || hw.Summary.Median != 30 {
+	if hw := d.Groups[0]; hw.TooSmall || !reflect.DeepEqual(hw.Box, []float64{10, 20, 30, 40, 50}) || hw.Summary.Median != 30 || *hw.Longest != (Longest{"e", 50}) {
 		t.Errorf("hardware group %+v", hw)
 	}
-	if tm := d.Groups[1]; !tm.TooSmall || tm.Box != nil || !reflect.DeepEqual(tm.Points, []float64{7}) || tm.Summary.N != 2 || tm.Summary.Known != 1 {
+	if tm := d.Groups[1]; !tm.TooSmall || tm.Box != nil || tm.Summary.N != 2 || tm.Summary.Known != 1 || tm.Longest.ID != "x" {
 		t.Errorf("time group %+v", tm)
 	}
-	if d.Overall.N != 7 || d.Overall.Known != 6 {
-		t.Errorf("overall %+v", d.Overall)
+	if d.Overall.N != 7 || d.Overall.Known != 6 || !reflect.DeepEqual(d.Box, []float64{7, 12.5, 25, 37.5, 50}) {
+		t.Errorf("overall %+v, box %v", d.Overall, d.Box)
 	}
 }

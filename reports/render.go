@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"incidents/analysis"
@@ -52,11 +53,23 @@ var funcs = template.FuncMap{
 		}
 		return s[0]
 	},
-	"year": func(q string) string {
-		if len(q) >= 4 {
-			return q[:4]
+	"last": func(s []string) string {
+		if len(s) == 0 {
+			return ""
 		}
-		return q
+		return s[len(s)-1]
+	},
+	"years": func(qs []string) string {
+		var ys []string
+		for _, q := range qs {
+			if y := q[:min(4, len(q))]; !slices.Contains(ys, y) {
+				ys = append(ys, y)
+			}
+		}
+		return strings.Join(ys, " and ")
+	},
+	"cardOf": func(p *page, metric string, s analysis.Summary) card {
+		return card{Name: p.R.metricName(metric), S: s, Enough: s.Known >= MinReadable}
 	},
 	"facet": func(f string) string { return strings.ReplaceAll(f, "_", " ") },
 	"clip":  clip,
@@ -78,10 +91,30 @@ var funcs = template.FuncMap{
 	"chart": func(p *page, id, caption string) template.HTML {
 		c, ok := p.charts[id]
 		if !ok {
-			return template.HTML(`<p class="note">Nothing to draw: the data has no figures for this chart.</p>`)
+			why := "Nothing to draw: the data has no figures for this chart."
+			for _, st := range p.R.Charts {
+				if st.ID == id && st.Missing != "" {
+					why = st.Missing
+				}
+			}
+			return template.HTML(`<p class="missing" data-missing="` + id + `">` + template.HTMLEscapeString(why) + `</p>`)
 		}
 		return template.HTML(`<figure data-chart="` + id + `">` + string(c.Element) +
 			`<figcaption>` + template.HTMLEscapeString(caption) + `</figcaption></figure>`)
+	},
+	"measure":    func(p *page, metric string) string { return p.R.metricName(metric) },
+	"upperFirst": upperFirst,
+	"few": func(d Distribution) string {
+		var small []string
+		for _, g := range d.Groups {
+			if g.TooSmall && g.Summary.Known > 0 {
+				small = append(small, fmt.Sprintf("%s (%d)", g.Label, g.Summary.Known))
+			}
+		}
+		if len(small) == 0 {
+			return ""
+		}
+		return fmt.Sprintf(" Classes with fewer than %d known figures have no box and are in the table only: %s.", MinReadable, strings.Join(small, ", "))
 	},
 }
 
@@ -112,6 +145,19 @@ func signedMinutes(m float64) string {
 	return "0m"
 }
 
+// ContentSecurityPolicy is the strictest policy the report page works
+// under: its own inline scripts and styles and data: images, nothing from
+// anywhere. A server that serves Render's output can send it; the browser
+// test opens the page under it.
+const ContentSecurityPolicy = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; frame-ancestors 'none'"
+
+// card is one median figure of the headline cards.
+type card struct {
+	Name   string
+	S      analysis.Summary
+	Enough bool // at least MinReadable known figures: the median is shown
+}
+
 // page is what the quarter template sees.
 type page struct {
 	R       *QuarterReport
@@ -127,7 +173,11 @@ type page struct {
 // Render writes r as one self-contained HTML page with ECharts inlined. It
 // fails with ErrNoECharts when the build has no ECharts library. Nothing is
 // written when rendering fails.
-func Render(w io.Writer, r *QuarterReport) error {
+func Render(w io.Writer, r *QuarterReport) error { return renderCharts(w, r, ChartIDs(r)) }
+
+// renderCharts renders r drawing the charts ids, whatever r.Charts says
+// (the browser test draws empty charts with it, to see that it notices).
+func renderCharts(w io.Writer, r *QuarterReport, ids []string) error {
 	js, license, err := echartsJS()
 	if err != nil {
 		return err
@@ -136,12 +186,12 @@ func Render(w io.Writer, r *QuarterReport) error {
 	if bytes.Contains(lower, []byte("</script")) || bytes.Contains(lower, []byte("<!--")) {
 		return fmt.Errorf("reports: assets/echarts.min.js cannot be inlined (it contains a closing script tag): run make assets again")
 	}
-	cs, err := reportCharts(r)
+	cs, err := reportCharts(r, ids)
 	if err != nil {
 		return err
 	}
 	p := &page{R: r, CSS: styleCSS, ECharts: template.JS(js), License: string(license), charts: cs, MaxClusterSize: MaxClusterSize}
-	for _, id := range ChartIDs(r) {
+	for _, id := range ids {
 		p.Scripts = append(p.Scripts, cs[id].Script)
 	}
 	var buf bytes.Buffer

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html/template"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -36,9 +37,18 @@ func TestRenderDeterministic(t *testing.T) {
 		t.Fatal("two renders of the same data differ")
 	}
 	page := string(outs[0])
-	for _, id := range []string{ChartTrend, ChartTTR, ChartTTD, ChartHeatmap, ChartComponents, ChartTriggers, ChartPatterns} {
-		if !strings.Contains(page, `id="`+id+`"`) {
-			t.Errorf("chart %s is missing from the page", id)
+	r, err := Build(ctx, st, Options{Now: asOf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Charts) != 7 {
+		t.Fatalf("%d chart statuses, want 7", len(r.Charts))
+	}
+	for _, c := range r.Charts {
+		drawnHere := strings.Contains(page, `id="`+c.ID+`"`)
+		sentence := strings.Contains(page, `data-missing="`+c.ID+`">`+template.HTMLEscapeString(c.Missing)+`</p>`)
+		if c.Drawn != drawnHere || c.Drawn == sentence {
+			t.Errorf("chart %s: status %+v, on the page %v, sentence on the page %v", c.ID, c, drawnHere, sentence)
 		}
 	}
 	for _, load := range []string{`src=`, `<link`, `url(`, `@import`, `<iframe`} {
@@ -150,7 +160,7 @@ func TestRenderWithoutECharts(t *testing.T) {
 	assetFS = fstest.MapFS{"assets/README.md": {Data: []byte("x")}}
 	defer func() { assetFS = saved }()
 	var buf bytes.Buffer
-	err := Render(&buf, &QuarterReport{Quarter: "2024Q3"})
+	err := Render(&buf, &QuarterReport{Period: Period{Label: "2024Q3"}})
 	if !errors.Is(err, ErrNoECharts) || !strings.Contains(err.Error(), "run make assets") {
 		t.Fatalf("err = %v, want ErrNoECharts saying run make assets", err)
 	}
@@ -208,7 +218,7 @@ func TestEmptyQuarterRenders(t *testing.T) {
 	if err := Render(&buf, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Nothing to draw", "No incident in this quarter.", "0 incidents in 2030Q1"} {
+	for _, want := range []string{`data-missing="chart_trend"`, "2028Q2–2030Q1 has no incident", "No incident in 2030Q1.", "0 incidents in 2030Q1", "No incident in 2030Q1, so there is no pattern to draw."} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("the page lacks %q", want)
 		}

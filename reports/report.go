@@ -8,8 +8,9 @@ import (
 
 // Options choose what Build gathers. Zero fields take defaults.
 type Options struct {
-	// Quarter is the quarter reported ("2024Q3"); "" means the latest
-	// complete quarter in the data (see analysis.LatestCompleteQuarter).
+	// Quarter forces the quarter reported ("2024Q3"). "" lets the data
+	// choose: the latest complete quarter when it has enough cases for the
+	// headline figures, otherwise the last four quarters (see Period).
 	Quarter string
 	// Title heads the page; "" gives "Reliability report 2024Q3" (with the
 	// organisation when Org is set).
@@ -23,11 +24,12 @@ type Options struct {
 	// report of nothing. The report command sets it.
 	RefuseEmpty bool
 	// Now is the instant that decides which quarters are complete; zero
-	// means the current time. It only picks the default quarter and never
+	// means the current time. It only picks the default period and never
 	// appears in the report.
 	Now time.Time
 	// TrendQuarters is the number of quarters of the trend window, ending
-	// with the reported one (default 8).
+	// with the last quarter reported (default and least 8: the window
+	// holds every period the headline compares with).
 	TrendQuarters int
 	// RelatedPerIncident is how many related cases the incident table
 	// lists per incident (default 3); the pattern graph uses as many links.
@@ -50,9 +52,18 @@ const (
 	DefaultMaxTableRows       = 500
 	DefaultMaxGraphNodes      = 250
 	DefaultTopTerms           = 10
-	// MinReadable is the smallest group whose distribution is drawn as a
-	// box; smaller groups are marked too small to read and shown as points.
+	// MinReadable is the fewest figures a chart draws: a box needs at
+	// least as many known figures of its group, a bar chart of tags as
+	// many tagged incidents. Smaller groups are listed in the tables only
+	// and a chart without enough data is replaced by a sentence saying
+	// what is missing.
 	MinReadable = 5
+	// FallbackQuarters is the length of the period chosen when the latest
+	// complete quarter has too few cases for the headline figures.
+	FallbackQuarters = 4
+	// TargetChange is the relative change of a median the "what would it
+	// take" line sizes the quarters for (20%).
+	TargetChange = 0.20
 	// MaxClusters is the number of clusters the pattern list shows.
 	MaxClusters = 10
 	// MaxClusterSize bounds a cluster: clusters grow along the strongest
@@ -61,9 +72,7 @@ const (
 )
 
 func (o Options) normalize() Options {
-	if o.TrendQuarters <= 0 {
-		o.TrendQuarters = DefaultTrendQuarters
-	}
+	o.TrendQuarters = max(o.TrendQuarters, DefaultTrendQuarters)
 	if o.RelatedPerIncident <= 0 {
 		o.RelatedPerIncident = DefaultRelatedPerIncident
 	}
@@ -85,31 +94,94 @@ func (o Options) normalize() Options {
 // QuarterReport is the report data: everything Render draws, as plain
 // values. Its JSON form is stable and is what the golden tests compare.
 type QuarterReport struct {
-	Title   string `json:"title"`
-	Org     string `json:"org,omitempty"`
-	Quarter string `json:"quarter"`
-	// Previous is the quarter before, YearAgo the same quarter a year
-	// earlier.
-	Previous string `json:"previous"`
-	YearAgo  string `json:"year_ago"`
+	Title  string `json:"title"`
+	Org    string `json:"org,omitempty"`
+	Period Period `json:"period"`
 	// Window lists the quarters of the trend, distributions and heatmap,
-	// oldest first, ending with Quarter.
+	// oldest first, ending with the last quarter of the period.
 	Window []string `json:"window"`
 	// Classes are the root-cause classes in vocabulary order with the
 	// colour every chart gives them; "" is the class of cases without a
 	// root cause.
-	Classes    []Class        `json:"classes"`
-	Headline   Headline       `json:"headline"`
-	Trend      Trend          `json:"trend"`
-	TTR        Distribution   `json:"ttr"`
-	TTD        Distribution   `json:"ttd"`
-	Heatmap    Heatmap        `json:"heatmap"`
-	Components []TermCount    `json:"components"`
-	Triggers   []TermCount    `json:"triggers"`
-	Patterns   Patterns       `json:"patterns"`
-	Incidents  IncidentTable  `json:"incidents"`
-	Coverage   Coverage       `json:"coverage"`
-	Links      *LinkGenerator `json:"links,omitempty"`
+	Classes    []Class      `json:"classes"`
+	Resolution Resolution   `json:"resolution"`
+	Headline   Headline     `json:"headline"`
+	Trend      Trend        `json:"trend"`
+	Resolve    Distribution `json:"resolve"`
+	TTD        Distribution `json:"ttd"`
+	Heatmap    Heatmap      `json:"heatmap"`
+	Components []TermCount  `json:"components"`
+	Triggers   []TermCount  `json:"triggers"`
+	// TermsBefore describes the comparison of the component and trigger
+	// charts ("mean per quarter, previous 7 quarters").
+	TermsBefore string        `json:"terms_before"`
+	Patterns    Patterns      `json:"patterns"`
+	Incidents   IncidentTable `json:"incidents"`
+	Coverage    Coverage      `json:"coverage"`
+	// Charts says, in page order, which charts are drawn and, for each
+	// one that is not, the sentence that replaces it.
+	Charts []ChartStatus  `json:"charts"`
+	Links  *LinkGenerator `json:"links,omitempty"`
+}
+
+// Period is what the report covers, what it is compared with and why.
+type Period struct {
+	// Label names the period: "2025Q4", or "2025Q1–2025Q4".
+	Label string `json:"label"`
+	// Quarters are the period's quarters, oldest first.
+	Quarters []string `json:"quarters"`
+	// Previous is the period of the same length just before it, with its
+	// quarters; YearAgo the same quarter a year earlier ("" when the
+	// period is four quarters long: its previous period is a year earlier).
+	Previous         string   `json:"previous"`
+	PreviousQuarters []string `json:"previous_quarters"`
+	YearAgo          string   `json:"year_ago,omitempty"`
+	// Chosen is how the period was chosen: PeriodAsked, PeriodLatest or
+	// PeriodFallback.
+	Chosen string `json:"chosen"`
+	// Why says so in one sentence.
+	Why string `json:"why"`
+}
+
+// How a Period was chosen.
+const (
+	PeriodAsked    = "asked"                   // Options.Quarter
+	PeriodLatest   = "latest complete quarter" // it has enough cases
+	PeriodFallback = "last four quarters"      // the latest quarter has too few
+)
+
+// Measures of how long an incident lasted, computed per case.
+const (
+	// MeasureTTM is the time to mitigate: from detection to mitigation,
+	// for cases whose source gives both times.
+	MeasureTTM = "ttm"
+	// MeasureExposure is from the start of impact to resolution, for
+	// cases whose source gives both times.
+	MeasureExposure = "exposure"
+	// MeasureStated is the time to resolve as the source states it (not
+	// computed at import); sources may measure it from different starting
+	// points.
+	MeasureStated = "ttr"
+)
+
+// Resolution says how the report measures how long incidents lasted: of
+// the measures each case may give, the one most cases of the window state
+// (time to mitigate on a tie, then exposure), so that every figure of it is
+// defined the same way.
+type Resolution struct {
+	Measure string `json:"measure"`
+	// Name is the measure in words ("exposure"), Definition what it spans
+	// ("from the start of impact to resolution").
+	Name       string `json:"name"`
+	Definition string `json:"definition"`
+	// Cases is the number of cases of the window; TTM, Exposure and Stated
+	// how many of them give each measure.
+	Cases    int `json:"cases"`
+	TTM      int `json:"ttm"`
+	Exposure int `json:"exposure"`
+	Stated   int `json:"stated"`
+	// Why says in one sentence which measure is used and why.
+	Why string `json:"why"`
 }
 
 // Class is one root-cause class with its display colour.
@@ -119,30 +191,58 @@ type Class struct {
 	Color string `json:"color"`
 }
 
-// Headline is the quarter in one minute.
+// Headline is the period in one minute.
 type Headline struct {
 	Incidents        int `json:"incidents"`
 	PreviousCount    int `json:"previous_incidents"`
 	YearAgoCount     int `json:"year_ago_incidents"`
 	ChangeVsPrevious int `json:"change_vs_previous"`
 	ChangeVsYearAgo  int `json:"change_vs_year_ago"`
-	// TTD and TTR summarise the quarter (median with its 90% interval).
-	TTD analysis.Summary `json:"ttd"`
-	TTR analysis.Summary `json:"ttr"`
-	// Comparisons are the analysis verdicts of the median against the
-	// previous quarter and the same quarter a year earlier.
+	// TTD and Resolution summarise the period (median with its 90%
+	// interval); Resolution is of the measure Resolution names.
+	TTD        analysis.Summary `json:"ttd"`
+	Resolution analysis.Summary `json:"resolution"`
+	// Comparisons are the analysis verdicts of the medians against the
+	// previous period and, for one quarter, the same quarter a year
+	// earlier.
 	Comparisons []Comparison `json:"comparisons"`
+	// Needs say, per median figure, what it would take to see a change.
+	Needs []Need `json:"needs"`
 	// Sentences say the above in words, for the top of the page.
 	Sentences []string `json:"sentences"`
 }
 
-// Comparison is one overall analysis.Compare result.
+// Comparison is one overall analysis comparison of two periods.
 type Comparison struct {
 	Metric  string          `json:"metric"`
-	Against string          `json:"against"` // "previous quarter" or "same quarter last year"
+	Against string          `json:"against"` // "previous quarter", "same quarter last year", "previous four quarters"
 	PeriodA string          `json:"period_a"`
 	PeriodB string          `json:"period_b"`
 	Change  analysis.Change `json:"change"`
+}
+
+// Need is the "what would it take" line of one median figure: how many
+// incidents a quarter would make a change of TargetChange of the median
+// detectable (analysis.NeededPerPeriod, from the spread of the window's
+// figures).
+type Need struct {
+	Metric string `json:"metric"`
+	// Basis is how many known figures of the window the estimate rests on.
+	Basis int `json:"basis"`
+	// Known is the number of known figures each quarter needs, Incidents
+	// the number of incidents that gives at the window's share of incidents
+	// stating the figure; both 0 when it cannot be estimated.
+	Known     int    `json:"known_per_quarter"`
+	Incidents int    `json:"incidents_per_quarter"`
+	Sentence  string `json:"sentence"`
+}
+
+// ChartStatus says whether one chart is drawn and, when it is not, what is
+// missing, in one sentence that takes the chart's place.
+type ChartStatus struct {
+	ID      string `json:"id"`
+	Drawn   bool   `json:"drawn"`
+	Missing string `json:"missing,omitempty"`
 }
 
 // Trend is incidents per quarter stacked by root-cause class.
@@ -161,10 +261,15 @@ type TrendSeries struct {
 
 // Distribution is one metric's spread by root-cause class over the window.
 type Distribution struct {
-	Metric string      `json:"metric"`
+	// Metric is "ttd" or a resolution measure (MeasureExposure, ...).
+	Metric string `json:"metric"`
+	// Groups are the root-cause classes with cases in the window, in class
+	// order (every Distribution of a report has the same groups).
 	Groups []DistGroup `json:"groups"`
-	// Overall summarises every case of the window once.
+	// Overall summarises every case of the window once; Box is its
+	// minimum, quartiles and maximum (nil under MinReadable figures).
 	Overall analysis.Summary `json:"overall"`
+	Box     []float64        `json:"box,omitempty"`
 }
 
 // DistGroup is one root-cause class of a Distribution.
@@ -173,12 +278,21 @@ type DistGroup struct {
 	Label   string           `json:"label"`
 	Summary analysis.Summary `json:"summary"`
 	// TooSmall is true when fewer than MinReadable cases state the figure:
-	// no box is drawn, the figures are listed in Points instead.
+	// the group has no box, only its row in the table.
 	TooSmall bool `json:"too_small"`
 	// Box is minimum, first quartile, median, third quartile and maximum
 	// in minutes (nil when TooSmall).
-	Box    []float64 `json:"box,omitempty"`
-	Points []float64 `json:"points,omitempty"`
+	Box []float64 `json:"box,omitempty"`
+	// Longest is the case with the largest figure, so that a p90 or a
+	// mean one outlier inflates can be traced to it (nil when none is
+	// known).
+	Longest *Longest `json:"longest,omitempty"`
+}
+
+// Longest names the case with the largest figure of a group.
+type Longest struct {
+	ID      string  `json:"id"`
+	Minutes float64 `json:"minutes"`
 }
 
 // Heatmap counts cases by primary root-cause class and symptom over the
@@ -201,15 +315,16 @@ type Term struct {
 	Label string `json:"label"`
 }
 
-// TermCount is how many cases of the quarter carry a term, with the
-// average per quarter over the rest of the window.
+// TermCount is how many cases of the period carry a term, with the mean
+// per period of the same length over the window's earlier quarters
+// (QuarterReport.TermsBefore says which).
 type TermCount struct {
 	Term
-	Quarter    int     `json:"quarter"`
-	WindowMean float64 `json:"window_mean"`
+	Period int     `json:"period"`
+	Before float64 `json:"before"`
 }
 
-// Patterns are the quarter's incidents joined to their related cases by
+// Patterns are the period's incidents joined to their related cases by
 // the links of the current generation.
 type Patterns struct {
 	// Nodes and Edges are the drawn graph (at most MaxGraphNodes nodes).
@@ -220,7 +335,7 @@ type Patterns struct {
 	// first (at most MaxClusters). TotalClusters counts them all.
 	Clusters      []Cluster `json:"clusters"`
 	TotalClusters int       `json:"total_clusters"`
-	// Isolated counts quarter incidents in no cluster: they have no related
+	// Isolated counts the period's incidents in no cluster: they have no related
 	// case, or only links into clusters that are full (MaxClusterSize).
 	Isolated int `json:"isolated"`
 	// Omitted counts cases not drawn because of the node cap.
@@ -231,13 +346,13 @@ type Patterns struct {
 
 // Node is one case in the pattern graph.
 type Node struct {
-	ID        string `json:"id"`
-	Title     string `json:"title"`
-	Org       string `json:"org"`
-	Date      string `json:"date,omitempty"`
-	Class     string `json:"class"`
-	InQuarter bool   `json:"in_quarter"`
-	Cluster   int    `json:"cluster"` // index into the full cluster order, -1 for none
+	ID       string `json:"id"`
+	Title    string `json:"title"`
+	Org      string `json:"org"`
+	Date     string `json:"date,omitempty"`
+	Class    string `json:"class"`
+	InPeriod bool   `json:"in_period"`
+	Cluster  int    `json:"cluster"` // index into the full cluster order, -1 for none
 }
 
 // Edge is one related-case link between two drawn nodes (indexes).
@@ -250,13 +365,13 @@ type Edge struct {
 
 // Cluster is one connected group of related cases.
 type Cluster struct {
-	Rank      int      `json:"rank"`
-	Size      int      `json:"size"`
-	InQuarter int      `json:"in_quarter"`
-	Class     string   `json:"class"` // most common root-cause class
-	Label     string   `json:"label"`
-	Orgs      []string `json:"orgs"`
-	Members   []Member `json:"members"` // quarter incidents first, then by date
+	Rank     int      `json:"rank"`
+	Size     int      `json:"size"`
+	InPeriod int      `json:"in_period"`
+	Class    string   `json:"class"` // most common root-cause class
+	Label    string   `json:"label"`
+	Orgs     []string `json:"orgs"`
+	Members  []Member `json:"members"` // the period's incidents first, then by date
 	// Reasons are the most frequent link reasons inside the cluster.
 	Reasons []ReasonCount `json:"reasons"`
 	Span    string        `json:"span"` // "2019 – 2025"
@@ -264,11 +379,11 @@ type Cluster struct {
 
 // Member is one case of a Cluster.
 type Member struct {
-	ID        string `json:"id"`
-	Title     string `json:"title"`
-	Org       string `json:"org"`
-	Date      string `json:"date,omitempty"`
-	InQuarter bool   `json:"in_quarter"`
+	ID       string `json:"id"`
+	Title    string `json:"title"`
+	Org      string `json:"org"`
+	Date     string `json:"date,omitempty"`
+	InPeriod bool   `json:"in_period"`
 }
 
 // ReasonCount is a link reason and how many links in a cluster give it.
@@ -277,7 +392,7 @@ type ReasonCount struct {
 	Links  int    `json:"links"`
 }
 
-// IncidentTable lists the quarter's incidents.
+// IncidentTable lists the period's incidents.
 type IncidentTable struct {
 	Rows  []IncidentRow `json:"rows"`
 	Total int           `json:"total"`
@@ -285,21 +400,27 @@ type IncidentTable struct {
 	Omitted int `json:"omitted"`
 }
 
-// IncidentRow is one incident of the quarter.
+// IncidentRow is one incident of the period: its time to detect, time to
+// mitigate, exposure and the time to resolve its source states (nil when
+// the source states none).
 type IncidentRow struct {
-	ID         string     `json:"id"`
-	Date       string     `json:"date,omitempty"`
-	Org        string     `json:"org"`
-	Title      string     `json:"title"`
-	TTD        *float64   `json:"ttd_minutes"`
-	TTR        *float64   `json:"ttr_minutes"`
-	TTDText    string     `json:"ttd"`
-	TTRText    string     `json:"ttr"`
-	RootCause  string     `json:"root_cause,omitempty"`
-	Class      string     `json:"class"`
-	Tags       []TagGroup `json:"tags,omitempty"`
-	Related    []Related  `json:"related,omitempty"`
-	SourceURLs []string   `json:"sources,omitempty"`
+	ID           string     `json:"id"`
+	Date         string     `json:"date,omitempty"`
+	Org          string     `json:"org"`
+	Title        string     `json:"title"`
+	TTD          *float64   `json:"ttd_minutes"`
+	TTM          *float64   `json:"ttm_minutes"`
+	Exposure     *float64   `json:"exposure_minutes"`
+	TTR          *float64   `json:"ttr_minutes"`
+	TTDText      string     `json:"ttd"`
+	TTMText      string     `json:"ttm"`
+	ExposureText string     `json:"exposure"`
+	TTRText      string     `json:"ttr"`
+	RootCause    string     `json:"root_cause,omitempty"`
+	Class        string     `json:"class"`
+	Tags         []TagGroup `json:"tags,omitempty"`
+	Related      []Related  `json:"related,omitempty"`
+	SourceURLs   []string   `json:"sources,omitempty"`
 }
 
 // TagGroup is the labels of one facet on a case.
@@ -322,22 +443,22 @@ type Related struct {
 
 // Coverage says what the charts leave out.
 type Coverage struct {
-	Quarter CoverageRow `json:"quarter"`
-	Window  CoverageRow `json:"window"`
-	// UndatedInYear counts cases of the quarter's year dated only to the
+	Period CoverageRow `json:"period"`
+	Window CoverageRow `json:"window"`
+	// UndatedInYear counts cases of the period's years dated only to the
 	// year: they are in no quarter, so no chart shows them.
 	UndatedInYear int `json:"undated_in_year"`
-	// NoLinks counts quarter incidents without related links.
+	// NoLinks counts the period's incidents without related links.
 	NoLinks int `json:"no_links"`
 }
 
 // CoverageRow counts missing figures over a set of cases.
 type CoverageRow struct {
-	Cases       int `json:"cases"`
-	NoTTD       int `json:"no_ttd"`
-	NoTTR       int `json:"no_ttr"`
-	NoRootCause int `json:"no_root_cause"`
-	NoSymptom   int `json:"no_symptom"`
+	Cases        int `json:"cases"`
+	NoTTD        int `json:"no_ttd"`
+	NoResolution int `json:"no_resolution"` // the measure Resolution names
+	NoRootCause  int `json:"no_root_cause"`
+	NoSymptom    int `json:"no_symptom"`
 }
 
 // LinkGenerator describes the related-link generation the patterns use

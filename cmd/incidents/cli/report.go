@@ -108,7 +108,7 @@ nothing is written. --case ID writes one case page instead.
 			if err != nil {
 				return err
 			}
-			what = fmt.Sprintf("%s, %d incidents", r.Quarter, r.Headline.Incidents)
+			what = fmt.Sprintf("%s, %d incidents", r.Period.Label, r.Headline.Incidents)
 		}
 		if out == "-" {
 			_, err := app.Stdout.Write(buf.Bytes())
