@@ -28,18 +28,27 @@ file: it opens offline by double-click and can be mailed (ECharts is inlined,
 nothing is loaded from the network). The same data always gives the same
 bytes.
 
-The report shows the quarter's incidents against the previous quarter and
-the same quarter a year earlier, the median TTD and TTR with 90% intervals
-and the verdict of the comparison, the trend per quarter by root cause, the
-TTR and TTD distributions by root cause, root cause by symptom, the top
+The report shows the period's incidents against the period before (and,
+for one quarter, the same quarter a year earlier), the median time to detect
+and the median duration with 90% intervals, the verdicts of the comparisons
+and what it would take to see a 20% change, the trend per quarter by root
+cause, the distributions by root cause, root cause by symptom, the top
 components and triggers, the recurring failure patterns found by the related
-links of the current generation, the quarter's incidents with their related
-cases, and what the data lacks.
+links of the current generation (a labelled graph), the period's incidents
+with their related cases, and what the data lacks. A chart the data cannot
+fill is replaced by one sentence saying what is missing.
 
-The default quarter is the latest complete quarter in the data. --org limits
-the report to one organisation. A quarter without cases (of that
-organisation) is refused with the range of quarters that have cases, and
-nothing is written. --case ID writes one case page instead.
+Durations are time to mitigate (detection to mitigation) or exposure (start
+of impact to resolution), whichever more cases give, so that every figure is
+defined the same way; the report says which.
+
+The period chooses itself: the latest complete quarter when it and the
+quarter before each have at least 5 incidents with a known duration (the
+fewest a comparison judges), otherwise the last four quarters; the report
+says why. --quarter forces one quarter. --org limits the report to one
+organisation. A quarter without cases (of that organisation) is refused with
+the range of quarters that have cases, and nothing is written. --case ID
+writes one case page instead.
 -o json writes the report data (the figures the page draws) instead of HTML.`,
 		Example: `  incidents report
   incidents report --quarter 2024Q3 --out 2024Q3.html --title "Platform reliability, 2024Q3"
@@ -48,7 +57,7 @@ nothing is written. --case ID writes one case page instead.
   incidents report -o json --out - | jq .headline`,
 		Args: cobra.NoArgs,
 	}
-	cmd.Flags().StringVar(&opts.Quarter, "quarter", "", "quarter to report, e.g. 2024Q3 (default: the latest complete quarter in the data)")
+	cmd.Flags().StringVar(&opts.Quarter, "quarter", "", "quarter to report, e.g. 2024Q3 (default: the latest complete quarter with enough cases, else the last four quarters)")
 	cmd.Flags().StringVar(&out, "out", "", `file to write, "-" for stdout (default report.html, or ID.html with --case)`)
 	cmd.Flags().StringVar(&opts.Title, "title", "", "title of the report (default \"Reliability report QUARTER\")")
 	cmd.Flags().StringVar(&opts.Org, "org", "", "only this organisation's incidents")

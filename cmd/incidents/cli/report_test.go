@@ -71,7 +71,7 @@ func TestReportCommand(t *testing.T) {
 		{"quarter html", []string{"--quarter", "2024Q2", "--out", filepath.Join(dir, "q.html"), "--title", "Acme & co <review>"}, "q.html",
 			[]string{"wrote", "2024Q2, 4 incidents"}, []string{"<!DOCTYPE html>", "Acme &amp; co &lt;review&gt;", "Outage number 4 &lt;b&gt;bold&lt;/b&gt;", `data-chart="chart_trend"`}},
 		{"default quarter as json", []string{"-o", "json", "--out", "-"}, "",
-			[]string{`"quarter": "2024Q3"`, `"previous": "2024Q2"`, `"verdict"`}, nil},
+			[]string{`"label": "2023Q4–2024Q3"`, `"chosen": "last four quarters"`, `"previous": "2022Q4–2023Q3"`, `"measure": "ttr"`, `"verdict"`}, nil},
 		{"one organisation", []string{"--quarter", "2024Q1", "--org", "acme", "-o", "json", "--out", filepath.Join(dir, "acme.json")}, "acme.json",
 			[]string{"wrote"}, []string{`"org": "Acme"`, `"incidents": 3,`}},
 		{"case page", []string{"--case", "R-05", "--out", filepath.Join(dir, "case.html")}, "case.html",
