@@ -149,10 +149,6 @@ func latestOrgQuarter(ctx context.Context, db *sql.DB, org string, opts Options)
 	return "", rows.Err()
 }
 
-func yearAgo(p analysis.Period) analysis.Period {
-	return analysis.Period{Year: p.Year - 1, Quarter: p.Quarter}
-}
-
 // caseRow is one case of the window as the incidents view gives it.
 type caseRow struct {
 	id, date, org, title, quarter string

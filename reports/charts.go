@@ -215,8 +215,9 @@ type nodeLabel struct {
 // graphLabelTitle is the length titles are clipped to under a node.
 const graphLabelTitle = 26
 
-// labelText keeps text from being read as ECharts label markup.
-var labelText = strings.NewReplacer("{", "(", "}", ")", "|", "/")
+// labelText keeps text from being read as ECharts label markup or from
+// breaking the label's lines.
+var labelText = strings.NewReplacer("{", "(", "}", ")", "|", "/", "\n", " ", "\r", " ")
 
 // nodeLabelOf labels an incident of the period with its id in bold and
 // its title clipped below it, a related case with its id only in grey: the

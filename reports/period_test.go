@@ -200,7 +200,7 @@ func TestSparseSentences(t *testing.T) {
 // before the first paint.
 func TestGraphLabels(t *testing.T) {
 	r := &QuarterReport{Classes: classes(), Period: Period{Label: "2024Q3"}, Patterns: Patterns{
-		Nodes: []Node{{ID: "A-1", Title: "Brace {b} and {x|rich} in a title that is long", InPeriod: true}, {ID: "B-2", Title: "Other"}},
+		Nodes: []Node{{ID: "A-1", Title: "Brace {b} and\n{x|rich} in a title that is long", InPeriod: true}, {ID: "B-2", Title: "Other"}},
 		Edges: []Edge{{From: 0, To: 1, Score: 0.5}}}}
 	r.Charts = []ChartStatus{drawn(ChartPatterns)}
 	var buf bytes.Buffer
