@@ -32,9 +32,8 @@
 // Statistics read cases from the public incidents view and tags from the
 // public tags view, like any user query.
 //
-// The package also streams ad hoc query results (WriteRows: table, CSV,
-// JSON lines, Markdown) and cuts SQL text into statements (Splitter) for
-// the sql command.
+// Ad hoc SQL (the sql command, the SQL page and API) lives in
+// data/console.
 //
 // Quantiles use the linear interpolation between order statistics that
 // spreadsheets, R (type 7) and NumPy use by default: the median of 1, 2, 3,

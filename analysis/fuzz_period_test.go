@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"errors"
-	"strings"
 	"testing"
 
 	"incidents/data/incident"
@@ -39,51 +38,6 @@ func FuzzParsePeriod(f *testing.F) {
 			if _, pend := p.Previous().Bounds(); !pend.Equal(start) {
 				t.Fatalf("%q: previous period ends %v, want %v", s, pend, start)
 			}
-		}
-	})
-}
-
-// FuzzSplitter checks the statement splitter of the SQL prompt: no panic,
-// statements are trimmed, and text without quotes or comments splits
-// exactly at its semicolons (blank statements aside).
-func FuzzSplitter(f *testing.F) {
-	for _, s := range []string{"SELECT 1; SELECT 2;", "SELECT ';';\n", "/* ; */ SELECT 1;", "-- x;\nSELECT 1;", "SELECT \"a;b\";", ";;;", "SELECT 'x\ny';"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		var sp Splitter
-		var got []string
-		for _, line := range strings.Split(s, "\n") {
-			got = append(got, sp.Feed(line)...)
-		}
-		for _, st := range got {
-			if st != strings.TrimSpace(st) {
-				t.Fatalf("%q: statement %q is untrimmed", s, st)
-			}
-			if st == "" {
-				t.Fatalf("%q: an empty statement was emitted", s)
-			}
-		}
-		if !strings.ContainsAny(s, "'\"-/*") {
-			var want []string
-			parts := strings.Split(s, ";")
-			for _, p := range parts[:len(parts)-1] {
-				if p = strings.TrimSpace(p); p != "" {
-					want = append(want, p)
-				}
-			}
-			if len(got) != len(want) {
-				t.Fatalf("%q: %d statements %q, want %d %q", s, len(got), got, len(want), want)
-			}
-			for i := range want {
-				if got[i] != want[i] {
-					t.Fatalf("%q: statement %d is %q, want %q", s, i, got[i], want[i])
-				}
-			}
-		}
-		sp.Reset()
-		if sp.Pending() != "" {
-			t.Fatal("Reset left a pending statement")
 		}
 	})
 }

@@ -24,9 +24,10 @@ delimited JSON-RPC) for clients that start it as a subprocess. Its tools:
 search_incidents, get_incident, list_incidents, similar_incidents,
 get_topic, vocab, stats and query_sql (read-only).
 
-Like serve, it answers from an in-memory snapshot of the database, holds the
-file open only while loading (and during one SQL or statistics call), and
-reloads when the file changes. Diagnostics go to stderr.`,
+Like serve, it answers from an in-memory snapshot of the database (with a
+copy of the public views for statistics and SQL), holds the file open only
+while loading, and reloads when the file changes; each query_sql statement
+runs in a process of its own. Diagnostics go to stderr.`,
 		Example: `  incidents --db incidents.duckdb mcp
   # client configuration: {"command": "incidents", "args": ["--db", "/path/incidents.duckdb", "mcp"]}`,
 		Args: cobra.NoArgs,

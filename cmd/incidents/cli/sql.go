@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -16,7 +15,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"incidents/analysis"
+	"incidents/data/console"
+	"incidents/data/incident"
 	"incidents/data/store"
 )
 
@@ -64,14 +64,14 @@ its first 1000 rows.`,
 			return usagef("--timeout must be 0 or more, got %s", timeout)
 		}
 		ctx := cmd.Context()
-		s, err := openStore(ctx, app, !write)
+		s, err := openSQLStore(ctx, app, write)
 		if err != nil {
 			return err
 		}
 		defer s.Close()
-		sess := &sqlSession{out: app.Stdout, errw: app.Stderr, db: s.DB(), format: format, timeout: timeout, write: write}
+		sess := &sqlSession{Session: console.Session{DB: s.DB(), ReadOnly: !write, Format: format, Timeout: timeout, Out: app.Stdout}, errw: app.Stderr}
 		if len(args) == 1 {
-			return sess.exec(ctx, args[0])
+			return sess.Script(ctx, args[0])
 		}
 		if f, ok := app.Stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 			return sess.interactive(ctx, f, app)
@@ -83,76 +83,34 @@ its first 1000 rows.`,
 	return cmd
 }
 
+// openSQLStore opens the database for the sql command: with write as any
+// writer does, otherwise as a console that reaches nothing but the
+// database (store.OpenConsole).
+func openSQLStore(ctx context.Context, app *App, write bool) (*store.Store, error) {
+	if write {
+		return openStore(ctx, app, false)
+	}
+	s, err := store.OpenConsole(ctx, app.DBPath, store.ConsoleOptions{})
+	if err != nil {
+		if errors.Is(err, store.ErrLocked) || errors.Is(err, incident.ErrSchema) {
+			return nil, dbError{err}
+		}
+		if incident.KindOf(err) == incident.ErrNotFound {
+			return nil, &incident.Error{Kind: incident.ErrNotFound, File: app.DBPath, Msg: "no database file",
+				Hint: "create it with 'incidents ingest --bundled' (or ingest your files), or pass --db"}
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
 // maxStatementLine bounds one line of SQL read from stdin.
 const maxStatementLine = 16 << 20
 
-// sqlSession runs statements against one database.
+// sqlSession is the prompt and the dot commands around a console session.
 type sqlSession struct {
-	out, errw io.Writer
-	db        *sql.DB
-	format    string
-	timeout   time.Duration
-	write     bool
-}
-
-// SQLError is a statement DuckDB refused, with the statement and a hint.
-type SQLError struct {
-	Stmt string
-	Err  error
-	Hint string
-}
-
-func (e *SQLError) Error() string {
-	msg := e.Err.Error() + "\n  in statement: " + oneLine(e.Stmt, 200)
-	if e.Hint != "" {
-		msg += "\n  hint: " + e.Hint
-	}
-	return msg
-}
-
-func (e *SQLError) Unwrap() error { return e.Err }
-
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	return clip(s, n)
-}
-
-// exec runs one statement and streams its result.
-func (s *sqlSession) exec(ctx context.Context, stmt string) error {
-	stmt = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stmt), ";"))
-	if stmt == "" {
-		return nil
-	}
-	if s.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.timeout)
-		defer cancel()
-	}
-	rows, err := s.db.QueryContext(ctx, stmt)
-	if err != nil {
-		return s.wrap(ctx, stmt, err)
-	}
-	defer rows.Close()
-	if _, err := analysis.WriteRows(s.out, rows, s.format); err != nil {
-		return s.wrap(ctx, stmt, err)
-	}
-	return nil
-}
-
-func (s *sqlSession) wrap(ctx context.Context, stmt string, err error) error {
-	e := &SQLError{Stmt: stmt, Err: err}
-	switch analysis.ClassifySQLError(ctx, err) {
-	case analysis.SQLTimeout:
-		e.Err = fmt.Errorf("statement cancelled after --timeout %s: %w", s.timeout, err)
-		e.Hint = "raise --timeout, or narrow the query (WHERE, LIMIT)"
-	case analysis.SQLCancelled:
-		e.Err = fmt.Errorf("statement cancelled: %w", err)
-	case analysis.SQLReadOnly:
-		e.Hint = "the database is open read-only; run 'incidents sql --write' to change it"
-	case analysis.SQLUnknownName:
-		e.Hint = "'.tables' or 'incidents schema' lists the views and their columns"
-	}
-	return e
+	console.Session
+	errw io.Writer
 }
 
 // lineReader yields input lines; a prompt is shown when interactive.
@@ -194,7 +152,7 @@ func (s *sqlSession) interactive(ctx context.Context, in *os.File, app *App) err
 	}
 	defer rl.Close()
 	mode := "read-only"
-	if s.write {
+	if !s.ReadOnly {
 		mode = "read-write"
 	}
 	fmt.Fprintf(app.Stderr, "incidents SQL on %s (%s). End statements with ';'. .help for commands.\n", app.DBPath, mode)
@@ -204,7 +162,7 @@ func (s *sqlSession) interactive(ctx context.Context, in *os.File, app *App) err
 // run reads statements until EOF or .quit. Interactively an error is
 // printed and the prompt continues; from a pipe the first error stops.
 func (s *sqlSession) run(ctx context.Context, r lineReader, interactive bool) error {
-	var sp analysis.Splitter
+	var sp console.Splitter
 	for {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -217,7 +175,7 @@ func (s *sqlSession) run(ctx context.Context, r lineReader, interactive bool) er
 		}
 		if err == io.EOF {
 			if p := sp.Pending(); p != "" {
-				if err := s.exec(ctx, p); err != nil {
+				if err := s.Exec(ctx, p); err != nil {
 					return err
 				}
 			}
@@ -240,7 +198,7 @@ func (s *sqlSession) run(ctx context.Context, r lineReader, interactive bool) er
 			continue
 		}
 		for _, stmt := range sp.Feed(line) {
-			if err := s.exec(ctx, stmt); err != nil {
+			if err := s.Exec(ctx, stmt); err != nil {
 				if !interactive {
 					return err
 				}
@@ -262,7 +220,7 @@ func (s *sqlSession) dot(ctx context.Context, line string) (quit bool, err error
 	case ".quit", ".exit", ".q":
 		return true, nil
 	case ".help":
-		fmt.Fprint(s.out, `.tables              list the public views
+		fmt.Fprint(s.Out, `.tables              list the public views
 .schema NAME         columns of a view (or any table)
 .mode FORMAT         table, csv, json or markdown
 .timeout DURATION    cancel statements after this long, e.g. 30s
@@ -274,7 +232,7 @@ Statements end with ';' and may span lines.
 		for _, v := range store.Views() {
 			t.Rows = append(t.Rows, []string{v.Name, v.Description})
 		}
-		return false, t.Write(s.out, FormatTable)
+		return false, t.Write(s.Out, FormatTable)
 	case ".schema":
 		if len(f) != 2 {
 			return false, usagef(".schema takes one view name, e.g. .schema incidents")
@@ -286,31 +244,31 @@ Statements end with ';' and may span lines.
 				for _, c := range v.Columns {
 					t.Rows = append(t.Rows, []string{c.Name, c.Type, c.Description})
 				}
-				return false, t.Write(s.out, FormatTable)
+				return false, t.Write(s.Out, FormatTable)
 			}
 		}
-		return false, s.exec(ctx, `DESCRIBE "`+strings.ReplaceAll(name, `"`, `""`)+`"`)
+		return false, s.Exec(ctx, `DESCRIBE "`+strings.ReplaceAll(name, `"`, `""`)+`"`)
 	case ".mode":
 		if len(f) != 2 {
-			fmt.Fprintln(s.out, s.format)
+			fmt.Fprintln(s.Out, s.Format)
 			return false, nil
 		}
 		switch f[1] {
 		case FormatTable, FormatCSV, FormatJSON, FormatMarkdown:
-			s.format = f[1]
+			s.Format = f[1]
 		default:
 			return false, usagef(".mode %q is not one of table, csv, json, markdown", f[1])
 		}
 	case ".timeout":
 		if len(f) != 2 {
-			fmt.Fprintln(s.out, s.timeout)
+			fmt.Fprintln(s.Out, s.Timeout)
 			return false, nil
 		}
 		d, err := time.ParseDuration(f[1])
 		if err != nil || d < 0 {
 			return false, usagef(".timeout %q is not a duration such as 30s", f[1])
 		}
-		s.timeout = d
+		s.Timeout = d
 	default:
 		return false, usagef("unknown command %s (.help lists them)", f[0])
 	}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"incidents/data/console"
 )
 
 func errorsAs(err error, target any) bool { return err != nil && errors.As(err, target) }
@@ -60,7 +62,7 @@ func TestSQLReadOnlyByDefault(t *testing.T) {
 func TestSQLErrorsNameTheStatement(t *testing.T) {
 	db := analyticsDB(t)
 	_, _, err := runAnalytics(t, db, nil, "sql", "SELECT nope FROM incidents")
-	var se *SQLError
+	var se *console.SQLError
 	if !errorsAs(err, &se) || se.Stmt != "SELECT nope FROM incidents" || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("err = %v", err)
 	}
@@ -164,12 +166,12 @@ func (f *fakeLines) SetPrompt(p string) { f.prompts = append(f.prompts, p) }
 func TestSQLPromptContinuesAfterErrors(t *testing.T) {
 	db := analyticsDB(t)
 	var out, errw strings.Builder
-	s, err := openStore(t.Context(), &App{DBPath: db}, true)
+	s, err := openSQLStore(t.Context(), &App{DBPath: db}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	sess := &sqlSession{out: &out, errw: &errw, db: s.DB(), format: "csv"}
+	sess := &sqlSession{Session: console.Session{Out: &out, DB: s.DB(), Format: "csv", ReadOnly: true}, errw: &errw}
 	in := &fakeLines{lines: []string{"SELECT 1 AS a", ";", "SELECT nope;", ".bogus", "SELECT 2 AS b;"}}
 	if err := sess.run(t.Context(), in, true); err != nil {
 		t.Fatal(err)

@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"incidents/data/console"
 	"incidents/data/store"
 	"incidents/similarity"
 )
@@ -27,6 +30,15 @@ type Options struct {
 	PollInterval time.Duration
 	// Logf receives one line per reload and per failed reload (nil: quiet).
 	Logf func(format string, args ...any)
+	// SQLWorker starts a process that runs console.RunWorker: ad hoc SQL
+	// runs there, never in this process (nil: SQL is refused).
+	SQLWorker func(ctx context.Context) *exec.Cmd
+	// SQLWorkers is how many statements run at once
+	// (0: console.DefaultWorkers); more are refused with console.ErrBusy.
+	SQLWorkers int
+	// TempDir holds the copies of the public views each snapshot writes
+	// (default os.TempDir()).
+	TempDir string
 }
 
 // DefaultPollInterval is how often Watch looks at the database file.
@@ -45,6 +57,9 @@ type Engine struct {
 	reloadMu sync.Mutex
 	gen      int64 // snapshot counter, under reloadMu
 
+	copyDir string        // this engine's copies of the views
+	pool    *console.Pool // nil when SQL is refused
+
 	stop chan struct{}
 	once sync.Once
 }
@@ -56,7 +71,16 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 		opt.PollInterval = DefaultPollInterval
 	}
 	e := &Engine{opt: opt, stop: make(chan struct{})}
+	if opt.SQLWorker != nil {
+		e.pool = console.NewPool(opt.SQLWorker, opt.SQLWorkers)
+	}
+	dir, err := makeCopyDir(opt.TempDir)
+	if err != nil {
+		return nil, fmt.Errorf("making a directory for the copies of the views: %w", err)
+	}
+	e.copyDir = dir
 	if _, err := e.Reload(ctx); err != nil {
+		os.RemoveAll(dir)
 		return nil, err
 	}
 	// Loading a large corpus leaves about as much garbage as the snapshot
@@ -151,11 +175,16 @@ func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, release bool) 
 	if err != nil {
 		return false, fmt.Errorf("loading %s: %w", e.opt.Path, err)
 	}
+	snap.copy = &viewCopy{path: filepath.Join(e.copyDir, fmt.Sprintf("snapshot-%d.duckdb", e.gen+1))}
+	if err := st.WriteCopy(ctx, snap.copy.path); err != nil {
+		return false, fmt.Errorf("loading %s: %w", e.opt.Path, err)
+	}
 	readTime := time.Since(started)
 	if release {
 		st.Close()
 	}
 	if err := ctx.Err(); err != nil {
+		snap.copy.retire()
 		return false, err
 	}
 	snap.build(p, ovs)
@@ -165,7 +194,9 @@ func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, release bool) 
 	snap.file = fs
 	snap.LoadedAt = time.Now()
 	snap.LoadTime = time.Since(started)
-	e.cur.Store(snap)
+	if old := e.cur.Swap(snap); old != nil {
+		old.copy.retire()
+	}
 	links := int64(0)
 	if snap.Links != nil {
 		links = snap.Links.Gen
@@ -190,21 +221,6 @@ func (e *Engine) params(ctx context.Context, st *store.Store) similarity.Params 
 		}
 	}
 	return p
-}
-
-// WithDB opens the file read-only for fn, first reloading the snapshot if
-// the file changed, and passes fn the snapshot that matches the file. The
-// file is closed when fn returns (and no other request still uses it).
-func (e *Engine) WithDB(ctx context.Context, fn func(st *store.Store, snap *Snapshot) error) error {
-	st, err := e.openRO(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if _, err := e.reloadFrom(ctx, st, false); err != nil {
-		return err
-	}
-	return fn(st, e.cur.Load())
 }
 
 // Watch checks the file every PollInterval and reloads when it changed,
@@ -236,8 +252,16 @@ func (e *Engine) Watch(ctx context.Context) {
 	}
 }
 
-// Close stops a running Watch. The engine holds no open file otherwise.
+// Close stops a running Watch and removes the copies of the views (a
+// request still running keeps its copy until it ends). The engine holds no
+// open database file otherwise.
 func (e *Engine) Close() error {
-	e.once.Do(func() { close(e.stop) })
+	e.once.Do(func() {
+		close(e.stop)
+		if snap := e.cur.Load(); snap != nil {
+			snap.copy.retire()
+		}
+		os.RemoveAll(e.copyDir)
+	})
 	return nil
 }

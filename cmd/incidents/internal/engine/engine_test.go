@@ -10,13 +10,14 @@ import (
 	"incidents/analysis"
 	"incidents/cmd/incidents/internal/engine"
 	"incidents/cmd/incidents/internal/engine/enginetest"
+	"incidents/data/console"
 	"incidents/data/incident"
 	"incidents/data/store"
 )
 
 func open(t *testing.T, path string) *engine.Engine {
 	t.Helper()
-	e, err := engine.Open(context.Background(), engine.Options{Path: path, PollInterval: -1})
+	e, err := engine.Open(context.Background(), engine.Options{Path: path, PollInterval: -1, SQLWorker: enginetest.SQLWorker})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,32 +170,49 @@ func TestSQL(t *testing.T) {
 	path := enginetest.NewDB(t)
 	e := open(t, path)
 	ctx := context.Background()
-	r, err := e.SQL(ctx, "SELECT id, ttr_minutes FROM incidents ORDER BY id", 5, 0)
+	r, err := e.SQL(ctx, "SELECT id, ttr_minutes FROM incidents ORDER BY id", console.Limits{Rows: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Rows) != 5 || !r.Truncated || len(r.Columns) != 2 || r.Snapshot != 1 {
+	if len(r.Rows) != 5 || !r.Truncated || r.TruncatedAt != "truncated at 5 rows" || len(r.Columns) != 2 || r.Snapshot != 1 {
 		t.Fatalf("row limit: %+v", r)
 	}
 	for _, tc := range []struct{ name, stmt, want string }{
 		{"write", "DELETE FROM core.incidents", "only read-only"},
 		{"two statements", "SELECT 1; SELECT 2", "2 statements"},
+		{"dollar-quoted trick", "SELECT $$'$$ AS a; SET threads=1; SELECT 1, '$$'", "3 statements"},
 		{"create", "CREATE TABLE x AS SELECT 1", "only read-only"},
+		{"create temp view", "CREATE TEMP VIEW incidents AS SELECT 'PWNED' AS id", "only read-only"},
+		{"set", "SET memory_limit='1MB'", "changes settings"},
+		{"pragma that sets", "PRAGMA threads=1", "changes settings"},
+		{"attach", "ATTACH ':memory:' AS x", "opens other database files"},
+		{"install", "INSTALL httpfs", "extensions"},
 		{"write in CTE", "WITH x AS (SELECT 1) INSERT INTO core.vocab SELECT * FROM core.vocab", "read-only"},
 		{"file access", "SELECT * FROM read_text('/etc/hostname')", "not reachable"},
+		{"logging to a file", "SELECT * FROM enable_logging(storage='file', storage_path='/tmp/x')", ""},
 		{"copy out", "COPY (SELECT 1) TO '/tmp/x.csv'", "only read-only"},
 		{"missing view", "SELECT * FROM nothing_here", "views are"},
+		{"nul byte", "SELECT 1\x00; DROP VIEW incidents", "NUL"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := e.SQL(ctx, tc.stmt, 0, 0)
-			if err == nil || !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(tc.want)) {
-				t.Fatalf("got %v, want an error containing %q", err, tc.want)
+			_, err := e.SQL(ctx, tc.stmt, console.Limits{})
+			if tc.want == "" {
+				// Runs, but reaches no file: the next statement that logs
+				// fails rather than writing.
+				if err != nil {
+					t.Fatalf("got %v", err)
+				}
+				return
+			}
+			var se *console.SQLError
+			if !errors.As(err, &se) || !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(tc.want)) {
+				t.Fatalf("got %v, want an SQL error containing %q", err, tc.want)
 			}
 		})
 	}
-	_, err = e.SQL(ctx, "SELECT count(*) FROM range(100000000000) a, range(100) b", 0, 200*time.Millisecond)
-	var se *engine.SQLError
-	if !errors.As(err, &se) || !strings.Contains(err.Error(), "time limit") {
+	_, err = e.SQL(ctx, "SELECT count(*) FROM range(100000000000) a, range(100) b", console.Limits{Timeout: 200 * time.Millisecond})
+	var se *console.SQLError
+	if !errors.As(err, &se) || se.Problem != console.Timeout || !strings.Contains(err.Error(), "time limit") {
 		t.Fatalf("timeout: %v", err)
 	}
 }

@@ -39,8 +39,10 @@ type Snapshot struct {
 	linksFresh bool // the generation postdates every case and override change
 	storedK    int  // Similar answers from out up to this k (0: never)
 
+	copy *viewCopy // the public views as they were when this snapshot was read
+
 	cacheMu sync.Mutex
-	cache   map[string]any // per-snapshot results (statistics, report)
+	cache   map[string]any // per-snapshot results (statistics, report), computed from copy
 }
 
 // read reads everything a snapshot needs from an open store; build then

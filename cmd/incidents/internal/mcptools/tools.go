@@ -4,12 +4,14 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"incidents/analysis"
 	"incidents/cmd/incidents/internal/engine"
+	"incidents/data/console"
 	"incidents/data/incident"
 )
 
@@ -59,6 +61,10 @@ type StatsInput struct {
 	Org     string `json:"org,omitempty" jsonschema:"only this organisation"`
 	Quarter string `json:"quarter,omitempty" jsonschema:"only this quarter, e.g. 2024Q3"`
 }
+
+// MaxSQLBytes bounds the rows of a query_sql answer: an assistant reads
+// them into its context.
+const MaxSQLBytes = 1 << 20
 
 // SQLInput is the input of query_sql.
 type SQLInput struct {
@@ -160,9 +166,10 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			return nil, t, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "query_sql", Annotations: ro,
-		Description: "Run one read-only DuckDB SQL statement over the public views (incidents, durations, tags, related, sources, action_items, \"references\", vocab, generations). At most 10000 rows and 5 seconds; files and the network are out of reach."},
+		Description: "Run one read-only DuckDB SQL statement over the public views (incidents, durations, tags, related, sources, action_items, \"references\", vocab, generations). " +
+			"At most 10000 rows, 1 MiB of rows and 5 seconds; a cut answer says truncated_at; files, settings and the network are out of reach."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in SQLInput) (*mcp.CallToolResult, any, error) {
-			r, err := e.SQL(ctx, in.SQL, in.MaxRows, engine.DefaultSQLTimeout)
+			r, err := e.SQL(ctx, in.SQL, console.Limits{Rows: in.MaxRows, Bytes: MaxSQLBytes})
 			if err != nil {
 				return nil, nil, err
 			}
@@ -172,13 +179,83 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 }
 
 // HTTPHandler serves s over the streamable HTTP transport. Sessions idle
-// for SessionTimeout are closed.
+// for SessionTimeout are closed, and at most MaxSessions are kept: a new
+// one beyond that closes the session idle longest (its client starts a new
+// one when it comes back). Host and Origin are checked by the web server
+// that mounts the handler.
 func HTTPHandler(s *mcp.Server) http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
 		SessionTimeout:      SessionTimeout,
 		MaxRequestBodyBytes: 1 << 20,
 	})
+	return &sessionCap{s: s, h: h, max: MaxSessions, seen: map[string]time.Time{}}
 }
 
-// SessionTimeout closes idle MCP HTTP sessions.
-const SessionTimeout = 30 * time.Minute
+// Bounds of the MCP HTTP sessions.
+const (
+	// SessionTimeout closes idle MCP HTTP sessions.
+	SessionTimeout = 10 * time.Minute
+	// MaxSessions is how many sessions are kept at once.
+	MaxSessions = 64
+)
+
+// sessionCap keeps the number of sessions of s at most max.
+type sessionCap struct {
+	s   *mcp.Server
+	h   http.Handler
+	max int
+
+	mu   sync.Mutex
+	seen map[string]time.Time // last request of each session this handler created
+}
+
+func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	id := r.Header.Get(sessionHeader)
+	if id == "" && r.Method == http.MethodPost {
+		c.makeRoom()
+	}
+	c.h.ServeHTTP(w, r)
+	now := time.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if id == "" {
+		if created := w.Header().Get(sessionHeader); created != "" {
+			c.seen[created] = now
+		}
+	} else if _, ok := c.seen[id]; ok {
+		c.seen[id] = now
+	}
+}
+
+// sessionHeader carries the session id of the streamable transport.
+const sessionHeader = "Mcp-Session-Id"
+
+// makeRoom closes the sessions idle longest until a new one fits.
+func (c *sessionCap) makeRoom() {
+	live := map[string]*mcp.ServerSession{}
+	for ss := range c.s.Sessions() {
+		live[ss.ID()] = ss
+	}
+	c.mu.Lock()
+	for id := range c.seen {
+		if live[id] == nil {
+			delete(c.seen, id)
+		}
+	}
+	var victims []*mcp.ServerSession
+	for len(live) >= c.max {
+		oldest, at := "", time.Time{}
+		for id := range live {
+			if t := c.seen[id]; oldest == "" || t.Before(at) {
+				oldest, at = id, t
+			}
+		}
+		victims = append(victims, live[oldest])
+		delete(live, oldest)
+		delete(c.seen, oldest)
+	}
+	c.mu.Unlock()
+	for _, ss := range victims {
+		ss.Close()
+	}
+}

@@ -20,7 +20,7 @@ func fixture(t *testing.T) *engine.Engine {
 	extra := &incident.Incident{ID: "test-mcp-1", Org: "Examplecorp", Title: "Expired TLS certificate broke the API",
 		Date: "2024-03-04", Narrative: "An expired certificate on the API gateway made every TLS handshake fail.", TTR: incident.Minutes(95),
 		Tags: []incident.Tag{{Facet: incident.RootCause, Term: "time/expired-certificate", Origin: incident.Human}}}
-	e, err := engine.Open(context.Background(), engine.Options{Path: enginetest.NewDB(t, extra), PollInterval: -1})
+	e, err := engine.Open(context.Background(), engine.Options{Path: enginetest.NewDB(t, extra), PollInterval: -1, SQLWorker: enginetest.SQLWorker})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,12 +3,14 @@ package web
 import (
 	"encoding/json"
 	"errors"
+	"mime"
 	"net/http"
 	"strings"
 	"time"
 
 	"incidents/analysis"
 	"incidents/cmd/incidents/internal/engine"
+	"incidents/data/console"
 	"incidents/data/incident"
 )
 
@@ -154,42 +156,40 @@ func (s *Server) apiStats(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, t)
 }
 
-// SQLRequest is the body of POST /api/sql.
+// SQLRequest is the body of POST /api/sql (Content-Type application/json).
 type SQLRequest struct {
 	SQL string `json:"sql"`
 	// MaxRows (default 1000, at most 10000) and TimeoutMs (default 5000,
-	// at most 30000) limit the answer.
+	// at most 30000) limit the answer; its rows are also cut at
+	// console.MaxResultBytes.
 	MaxRows   int `json:"max_rows,omitempty"`
 	TimeoutMs int `json:"timeout_ms,omitempty"`
 }
 
 func (s *Server) apiSQL(w http.ResponseWriter, r *http.Request) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		// A form post is what a foreign page can make a browser send.
+		writeError(w, http.StatusUnsupportedMediaType, "POST /api/sql takes a JSON body with Content-Type: application/json",
+			`e.g. curl -H 'Content-Type: application/json' -d '{"sql": "SELECT count(*) FROM incidents"}'`)
+		return
+	}
 	var req SQLRequest
-	ct := r.Header.Get("Content-Type")
-	if strings.HasPrefix(ct, "application/json") {
-		dec := json.NewDecoder(r.Body)
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&req); err != nil {
-			var mb *http.MaxBytesError
-			if errors.As(err, &mb) {
-				s.apiFail(w, r, mb)
-				return
-			}
-			writeError(w, http.StatusBadRequest, "body is not a JSON object {\"sql\": ...}: "+err.Error(), `e.g. {"sql": "SELECT count(*) FROM incidents"}`)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			s.apiFail(w, r, mb)
 			return
 		}
-	} else {
-		if err := r.ParseForm(); err != nil {
-			s.apiFail(w, r, err)
-			return
-		}
-		req.SQL = r.PostForm.Get("sql")
+		writeError(w, http.StatusBadRequest, "body is not a JSON object {\"sql\": ...}: "+err.Error(), `e.g. {"sql": "SELECT count(*) FROM incidents"}`)
+		return
 	}
 	if strings.TrimSpace(req.SQL) == "" {
 		writeError(w, http.StatusBadRequest, "no SQL statement given", `POST {"sql": "SELECT count(*) FROM incidents"}`)
 		return
 	}
-	res, err := s.e.SQL(r.Context(), req.SQL, req.MaxRows, time.Duration(req.TimeoutMs)*time.Millisecond)
+	res, err := s.e.SQL(r.Context(), req.SQL, console.Limits{Rows: req.MaxRows, Timeout: time.Duration(req.TimeoutMs) * time.Millisecond})
 	if err != nil {
 		s.apiFail(w, r, err)
 		return

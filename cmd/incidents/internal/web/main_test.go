@@ -3,6 +3,8 @@ package web_test
 import (
 	"os"
 	"testing"
+
+	"incidents/cmd/incidents/internal/engine/enginetest"
 )
 
 var tempRoot string
@@ -11,6 +13,7 @@ var tempRoot string
 func mkTemp() (string, error) { return os.MkdirTemp(tempRoot, "db") }
 
 func TestMain(m *testing.M) {
+	enginetest.RunWorkerIfAsked()
 	dir, err := os.MkdirTemp("", "incidents-web-test")
 	if err != nil {
 		panic(err)

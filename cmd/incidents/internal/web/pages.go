@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"incidents/cmd/incidents/internal/engine"
+	"incidents/data/console"
 	"incidents/data/incident"
 	"incidents/data/store"
 	"incidents/reports"
@@ -445,9 +446,12 @@ func (s *Server) pageSQL(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		d.SQL = r.PostForm.Get("sql")
-		res, err := s.e.SQL(r.Context(), d.SQL, engine.DefaultSQLRows, engine.DefaultSQLTimeout)
+		res, err := s.e.SQL(r.Context(), d.SQL, console.Limits{})
 		if err != nil {
 			status, d.Error, d.Hint = classify(err)
+			if status == http.StatusTooManyRequests {
+				w.Header().Set("Retry-After", strconv.Itoa(int(console.RetryAfter/time.Second)))
+			}
 		}
 		d.Result = res
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"incidents/cmd/incidents/internal/engine"
+	"incidents/data/console"
 	"incidents/data/incident"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	// CaseBacklinks is the number of cases listing a case as related that
 	// its page shows, the strongest first (0: DefaultCaseBacklinks).
 	CaseBacklinks int
+	// AllowHosts are host names (or host:port) the server answers to
+	// besides the address it listens on (see guard.go).
+	AllowHosts []string
 }
 
 // Server is the HTTP handler of 'incidents serve'.
@@ -60,6 +64,7 @@ type Server struct {
 	backlinks int
 	// frame is the case page layout of the newest snapshot (see frame.go).
 	frame atomic.Pointer[frame]
+	guard *guard
 }
 
 // New builds the handler and its routes.
@@ -77,7 +82,7 @@ func New(opt Options) (*Server, error) {
 	if opt.CaseBacklinks <= 0 {
 		opt.CaseBacklinks = DefaultCaseBacklinks
 	}
-	s := &Server{e: opt.Engine, mux: http.NewServeMux(), pages: p, cache: newPageCache(opt.PageCacheBytes), logf: opt.Logf, backlinks: opt.CaseBacklinks}
+	s := &Server{e: opt.Engine, mux: http.NewServeMux(), pages: p, cache: newPageCache(opt.PageCacheBytes), logf: opt.Logf, backlinks: opt.CaseBacklinks, guard: newGuard(opt.AllowHosts)}
 	if s.logf == nil {
 		s.logf = func(string, ...any) {}
 	}
@@ -90,7 +95,7 @@ func New(opt Options) (*Server, error) {
 	m.HandleFunc("GET /report", s.pageReport)
 	m.HandleFunc("GET /sql", s.pageSQL)
 	m.HandleFunc("POST /sql", s.pageSQL)
-	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	m.Handle("GET /static/", http.StripPrefix("/static/", s.staticFiles(static)))
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, http.StatusNotFound, "No page at "+r.URL.Path, "Start from the search page.")
 	})
@@ -114,15 +119,22 @@ func New(opt Options) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP adds the security headers and the body limit, recovers from
+// pageCSP is the Content-Security-Policy of every answer but the report
+// itself (see reportCSP): no script at all.
+const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// ServeHTTP adds the security headers, refuses requests for other hosts or
+// from other origins (guard.go), applies the body limit, recovers from
 // panics and routes.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
-	if !strings.HasPrefix(r.URL.Path, "/report") {
-		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", pageCSP)
+	if err := s.guard.check(r); err != nil {
+		s.refuse(w, r, err)
+		return
 	}
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
@@ -137,6 +149,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	s.mux.ServeHTTP(w, r)
+}
+
+// staticFiles serves the embedded assets, files only: a directory is a
+// 404 page rather than a listing.
+func (s *Server) staticFiles(static fs.FS) http.Handler {
+	files := http.FileServerFS(static)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimSuffix(r.URL.Path, "/")
+		if fi, err := fs.Stat(static, name); name == "" || err != nil || fi.IsDir() || strings.HasSuffix(r.URL.Path, "/") {
+			s.pageError(w, r, http.StatusNotFound, "No file at /static/"+r.URL.Path, "Start from the search page.")
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
 }
 
 // NewHTTPServer returns an http.Server for h with the package's timeouts
@@ -195,8 +221,11 @@ func writeJSONBytes(w http.ResponseWriter, status int, body []byte) {
 }
 
 func writeError(w http.ResponseWriter, status int, msg, hint string) {
-	if status == http.StatusServiceUnavailable {
+	switch status {
+	case http.StatusServiceUnavailable:
 		w.Header().Set("Retry-After", "2")
+	case http.StatusTooManyRequests:
+		w.Header().Set("Retry-After", strconv.Itoa(int(console.RetryAfter/time.Second)))
 	}
 	writeJSON(w, status, errorBody{Error: msg, Hint: hint})
 }
@@ -204,15 +233,22 @@ func writeError(w http.ResponseWriter, status int, msg, hint string) {
 // classify maps an error to a status, a message and a hint.
 func classify(err error) (int, string, string) {
 	var ie *incident.Error
-	var se *engine.SQLError
+	var se *console.SQLError
 	var mb *http.MaxBytesError
 	switch {
 	case errors.As(err, &mb):
 		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over the %d-byte limit", mb.Limit), "send a shorter request"
 	case errors.Is(err, engine.ErrBusy):
 		return http.StatusServiceUnavailable, err.Error(), "retry in a few seconds"
+	case errors.Is(err, console.ErrBusy):
+		return http.StatusTooManyRequests, err.Error(), "retry in a second"
+	case errors.Is(err, engine.ErrNoSQL):
+		return http.StatusNotImplemented, err.Error(), ""
 	case errors.As(err, &se):
-		return http.StatusBadRequest, se.Err.Error(), se.Hint
+		if se.Problem == console.TooLarge {
+			return http.StatusRequestEntityTooLarge, se.Message(), se.Hint
+		}
+		return http.StatusBadRequest, se.Message(), se.Hint
 	case errors.As(err, &ie):
 		status := http.StatusBadRequest
 		if ie.Kind == incident.ErrNotFound || ie.Kind == incident.ErrEmpty {

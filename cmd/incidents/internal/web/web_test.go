@@ -44,6 +44,13 @@ func server(t *testing.T) (*httptest.Server, *engine.Engine) {
 // serverWith serves the fixture database with opt (Engine and Logf set).
 func serverWith(t *testing.T, opt web.Options) (*httptest.Server, *engine.Engine) {
 	t.Helper()
+	return serverEngine(t, engine.Options{}, opt)
+}
+
+// serverEngine is serverWith with engine options (Path, PollInterval and
+// SQLWorker set).
+func serverEngine(t *testing.T, eopt engine.Options, opt web.Options) (*httptest.Server, *engine.Engine) {
+	t.Helper()
 	fixtureOnce.Do(func() {
 		dir, err := mkTemp()
 		if err != nil {
@@ -56,7 +63,8 @@ func serverWith(t *testing.T, opt web.Options) (*httptest.Server, *engine.Engine
 	if !fixtureOK {
 		t.Fatal("the test database could not be built (see the first failing test)")
 	}
-	e, err := engine.Open(context.Background(), engine.Options{Path: fixturePath, PollInterval: -1})
+	eopt.Path, eopt.PollInterval, eopt.SQLWorker = fixturePath, -1, enginetest.SQLWorker
+	e, err := engine.Open(context.Background(), eopt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +170,9 @@ func TestSQLAPI(t *testing.T) {
 		{"bad json", "application/json", `{"sql": 1}`, 400},
 		{"unknown field", "application/json", `{"query": "SELECT 1"}`, 400},
 		{"empty", "application/json", `{"sql": "  "}`, 400},
-		{"form", "application/x-www-form-urlencoded", "sql=SELECT+1", 200},
+		{"form", "application/x-www-form-urlencoded", "sql=SELECT+1", 415}, // what a foreign page can make a browser send
+		{"text", "text/plain", `{"sql": "SELECT 1"}`, 415},
+		{"json with charset", "application/json; charset=utf-8", `{"sql": "SELECT 1"}`, 200},
 		{"too large", "application/json", `{"sql": "SELECT '` + strings.Repeat("x", web.MaxBodyBytes) + `'"}`, 413},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,12 +3,16 @@ package enginetest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"testing"
 
 	"incidents/data"
+	"incidents/data/console"
 	"incidents/data/incident"
 	"incidents/data/ingest"
 	"incidents/data/store"
@@ -98,4 +102,29 @@ func NewDB(tb testing.TB, extra ...*incident.Incident) string {
 	path := filepath.Join(tb.TempDir(), "incidents.duckdb")
 	Write(tb, path, append(Bundled(tb), extra...))
 	return path
+}
+
+// workerEnv marks a test binary started as an SQL worker.
+const workerEnv = "INCIDENTS_TEST_SQL_WORKER"
+
+// RunWorkerIfAsked makes the test binary an SQL worker when SQLWorker
+// started it; call it first in TestMain of every package whose engine runs
+// SQL.
+func RunWorkerIfAsked() {
+	if os.Getenv(workerEnv) != "1" {
+		return
+	}
+	if err := console.RunWorker(context.Background(), os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// SQLWorker starts this test binary as an SQL worker (see
+// RunWorkerIfAsked), for engine.Options.SQLWorker.
+func SQLWorker(ctx context.Context) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), workerEnv+"=1")
+	return cmd
 }

@@ -1,4 +1,4 @@
-package analysis
+package console
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 // TestWriteRowsTypes: values whose Go form loses their SQL type print as
 // DuckDB prints them, in CSV and JSON alike.
 func TestWriteRowsTypes(t *testing.T) {
-	db := openWith(t, nil)
+	db := openDB(t)
 	const q = `SELECT INTERVAL 90 MINUTE iv, INTERVAL '1 year 2 months 3 days 00:00:01.5' iv2,
 		'00000000-0000-0000-0000-000000000041'::UUID u, TIME '10:00' t, MAP {'a': 1} m,
 		TIMESTAMP '2024-01-01 00:00' ts, DATE '2024-02-03' d`

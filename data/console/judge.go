@@ -1,0 +1,217 @@
+package console
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"incidents/data/store"
+)
+
+// Surface is where a statement came from, which decides the hints: the
+// CLI can offer its flags, the server cannot.
+type Surface int
+
+// The surfaces ad hoc SQL runs on.
+const (
+	CLI    Surface = iota // incidents sql
+	Server                // /sql, /api/sql and MCP query_sql
+)
+
+// ReadKinds lists, for messages, what read-only SQL runs.
+const ReadKinds = "SELECT, WITH, FROM, VALUES, TABLE, DESCRIBE, SHOW, SUMMARIZE, PIVOT, CALL and EXPLAIN of those"
+
+// Judge accepts stmt when DuckDB reads it as exactly one statement that
+// only reads: a query (SELECT and its forms, CALL of a table function) or
+// EXPLAIN of one. Anything else is a *SQLError of problem ReadOnly (or
+// NotOne) saying what the statement would do. The statement is parsed and
+// prepared on c, never run. A statement DuckDB cannot parse or bind is
+// returned with DuckDB's error, as running it would.
+func Judge(ctx context.Context, c *sql.Conn, stmt string, on Surface) error {
+	typ, err := store.StatementType(ctx, c, stmt)
+	if err != nil {
+		var ce *store.StatementCountError
+		if errors.As(err, &ce) {
+			return &SQLError{Stmt: stmt, Err: err, Problem: NotOne, Hint: hints[on][NotOne]}
+		}
+		return explain(ctx, stmt, err, on)
+	}
+	switch typ {
+	case "SELECT", "CALL":
+		return nil
+	case "EXPLAIN":
+		if body, ok := explained(stmt); ok {
+			if t, err := store.StatementType(ctx, c, body); err == nil && (t == "SELECT" || t == "CALL") {
+				return nil
+			}
+		}
+		return refuse(stmt, "EXPLAIN", "explains a statement that is not a query", on)
+	}
+	return refuse(stmt, typ, doesWhat(typ), on)
+}
+
+// doesWhat says in a few words why a statement kind is not read-only.
+func doesWhat(typ string) string {
+	switch typ {
+	case "INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER", "VACUUM", "ANALYZE", "WITH", "CHECKPOINT", "IMPORT", "TRUNCATE", "MERGE":
+		return "changes the database, which is open in read-only mode"
+	case "COPY", "EXPORT":
+		return "writes files"
+	case "ATTACH", "DETACH":
+		return "opens other database files"
+	case "LOAD", "EXTENSION":
+		return "installs or loads extensions"
+	case "SET", "PRAGMA":
+		return "changes settings"
+	case "TRANSACTION":
+		return "controls transactions"
+	}
+	return "is not a query"
+}
+
+func refuse(stmt, typ, what string, on Surface) error {
+	hint := hints[on][ReadOnly]
+	switch typ {
+	case "COPY", "EXPORT":
+		hint = hints[on][writeFiles]
+	case "SET", "PRAGMA":
+		hint = hints[on][settings]
+	}
+	switch typ {
+	case "LOAD":
+		typ = "INSTALL or LOAD"
+	case "SET":
+		typ = "SET (or RESET, or a PRAGMA that sets)"
+	}
+	return &SQLError{Stmt: stmt, Problem: ReadOnly, Hint: hint,
+		Err: fmt.Errorf("%s %s: only read-only queries run here (%s)", typ, what, ReadKinds)}
+}
+
+// explain wraps a DuckDB error of stmt with the surface's hint.
+func explain(ctx context.Context, stmt string, err error, on Surface) *SQLError {
+	p := Classify(ctx, err)
+	return &SQLError{Stmt: stmt, Err: err, Problem: p, Hint: hints[on][p]}
+}
+
+// Extra hint keys beside the problems.
+const (
+	writeFiles Problem = 100 + iota
+	settings
+)
+
+// hints are the words each surface offers per problem.
+var hints = map[Surface]map[Problem]string{
+	CLI: {
+		Timeout:     "raise --timeout (.timeout at the prompt), or narrow the query (WHERE, LIMIT)",
+		ReadOnly:    "the database is open read-only; run 'incidents sql --write' to change it",
+		writeFiles:  "'incidents export' writes the views to Parquet, CSV or JSON; 'incidents sql --write' lifts every restriction",
+		settings:    "read-only SQL runs with fixed settings; '.timeout' sets the time limit, 'incidents sql --write' lifts every restriction",
+		NoAccess:    "read-only SQL reaches no file but the database; to query your own CSV or Parquet files run 'incidents sql --write'",
+		UnknownName: "'.tables' or 'incidents schema' lists the views and their columns",
+		NotOne:      "end each statement with ';'",
+		OutOfMemory: "narrow the query (WHERE, LIMIT, fewer columns)",
+	},
+	Server: {
+		Timeout:     "narrow the query with WHERE or LIMIT",
+		ReadOnly:    "this server only reads; use 'incidents sql --write' on the machine that holds the database",
+		writeFiles:  "run 'incidents export' on the machine that holds the database",
+		settings:    "statements here run with fixed settings",
+		NoAccess:    "files, extensions and the network are not reachable from here",
+		UnknownName: "the views are " + viewList(),
+		NotOne:      "send exactly one statement, e.g. SELECT root_cause, count(*) FROM incidents GROUP BY 1",
+		OutOfMemory: "narrow the query with WHERE, LIMIT or fewer columns",
+		TooLarge:    "shorten the statement",
+	},
+}
+
+// viewList names the public views for hints.
+func viewList() string {
+	var names []string
+	for _, v := range store.Views() {
+		n := v.Name
+		if n == "references" {
+			n = `"references"`
+		}
+		names = append(names, n)
+	}
+	return strings.Join(names, ", ")
+}
+
+// explained returns the statement an EXPLAIN [ANALYZE] [(options)]
+// statement explains.
+func explained(stmt string) (string, bool) {
+	s := skipBlank(stmt)
+	word := func(w string) bool {
+		if len(s) >= len(w) && strings.EqualFold(s[:len(w)], w) && (len(s) == len(w) || !isIdentByte(s[len(w)])) {
+			s = skipBlank(s[len(w):])
+			return true
+		}
+		return false
+	}
+	if !word("EXPLAIN") {
+		return "", false
+	}
+	if !word("ANALYZE") {
+		word("ANALYSE")
+	}
+	if strings.HasPrefix(s, "(") {
+		depth := 0
+		for i := 0; i < len(s); i++ {
+			switch s[i] {
+			case '(':
+				depth++
+			case ')':
+				if depth--; depth == 0 {
+					s = skipBlank(s[i+1:])
+					return s, s != ""
+				}
+			case '\'', '"', '$', '-', '/':
+				return "", false // options are plain words; anything else is not ours to read
+			}
+		}
+		return "", false
+	}
+	return s, s != ""
+}
+
+// skipBlank skips blanks and comments.
+func skipBlank(s string) string {
+	for {
+		s = strings.TrimLeft(s, " \t\r\n")
+		switch {
+		case strings.HasPrefix(s, "--"):
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				return ""
+			}
+			s = s[i+1:]
+		case strings.HasPrefix(s, "/*"):
+			// Block comments nest; find where this one ends.
+			depth, i := 0, 0
+			for i < len(s) {
+				if strings.HasPrefix(s[i:], "/*") {
+					depth++
+					i += 2
+					continue
+				}
+				if strings.HasPrefix(s[i:], "*/") {
+					depth--
+					i += 2
+					if depth == 0 {
+						break
+					}
+					continue
+				}
+				i++
+			}
+			if depth != 0 {
+				return ""
+			}
+			s = s[i:]
+		default:
+			return s
+		}
+	}
+}

@@ -1,0 +1,88 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// OpenWait is Open for commands that may wait their turn: while another
+// process holds the file (DuckDB lets one process write a file or several
+// read it, never both) it retries until wait has passed, and calls
+// waiting once, with who holds the file ("serve (PID 4242)"), when it
+// starts to wait. After wait it returns the lock error, saying how long it
+// waited. Every other error returns at once.
+func OpenWait(ctx context.Context, path string, opt Options, wait time.Duration, waiting func(holder string)) (*Store, error) {
+	deadline := time.Now().Add(wait)
+	pause := 20 * time.Millisecond
+	told := false
+	for {
+		s, err := Open(ctx, path, opt)
+		if err == nil || !errors.Is(err, ErrLocked) || wait <= 0 {
+			return s, err
+		}
+		if !time.Now().Before(deadline) {
+			return nil, fmt.Errorf("%w (waited %s)", err, wait.Round(time.Second))
+		}
+		if !told && waiting != nil {
+			waiting(LockHolder(err))
+			told = true
+		}
+		t := time.NewTimer(min(pause, time.Until(deadline)))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+		pause = min(pause*2, 250*time.Millisecond)
+	}
+}
+
+// lockHolder finds the process DuckDB names in its lock message:
+// "Conflicting lock is held in /usr/bin/incidents (PID 4242) by user ...".
+var lockHolder = regexp.MustCompile(`held in (.*?) \(PID (\d+)\)`)
+
+// LockHolder describes the process holding the file according to a lock
+// error: its incidents subcommand when it is one ("serve (PID 4242)"),
+// otherwise its program ("duckdb (PID 4242)"), or "another process".
+func LockHolder(err error) string {
+	m := lockHolder.FindStringSubmatch(err.Error())
+	if m == nil {
+		return "another process"
+	}
+	name := filepath.Base(m[1])
+	if pid, perr := strconv.Atoi(m[2]); perr == nil {
+		if verb := subcommand(pid); verb != "" {
+			name = verb
+		}
+	}
+	return name + " (PID " + m[2] + ")"
+}
+
+// subcommand returns the incidents subcommand process pid runs ("serve",
+// "mcp", "ingest", ...), read from /proc where there is one.
+func subcommand(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return ""
+	}
+	args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--db":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a
+		}
+	}
+	return ""
+}
