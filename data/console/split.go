@@ -5,7 +5,7 @@ import "strings"
 // Splitter cuts SQL text fed line by line into statements that end with a
 // semicolon outside quotes and comments, as a SQL prompt reads them. It
 // knows DuckDB's lexical forms that may hide a semicolon: 'strings' (with
-// '' inside), E'escape strings' (with \' inside), "identifiers",
+// ” inside), E'escape strings' (with \' inside), "identifiers",
 // $$dollar-quoted$$ and $tag$dollar-quoted$tag$ strings, -- line comments
 // and /* nested /* block */ comments */.
 //
