@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -90,12 +91,25 @@ func openStore(ctx context.Context, app *App, readOnly bool) (*store.Store, erro
 	return createStore(ctx, app, readOnly)
 }
 
+// WriterWait is how long a command that writes waits for another process
+// to release the database: serve or mcp loading a snapshot, a reader, or
+// another writer. Readers never wait.
+const WriterWait = 60 * time.Second
+
 // createStore is openStore for the commands that may create the database.
+// Opened for writing, it waits up to WriterWait for the file, saying once
+// on stderr whom it waits for.
 func createStore(ctx context.Context, app *App, readOnly bool) (*store.Store, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	s, err := store.Open(ctx, app.DBPath, store.Options{ReadOnly: readOnly})
+	wait := WriterWait
+	if readOnly {
+		wait = 0
+	}
+	s, err := store.OpenWait(ctx, app.DBPath, store.Options{ReadOnly: readOnly}, wait, func(holder string) {
+		fmt.Fprintf(app.Stderr, "waiting for %s to release %s (up to %s) …\n", holder, app.DBPath, wait)
+	})
 	if err != nil {
 		if errors.Is(err, store.ErrLocked) || errors.Is(err, incident.ErrSchema) {
 			return nil, dbError{err}

@@ -201,3 +201,41 @@ func TestGetIncidentBoundsBacklinks(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPSessionsCapped: a client opening session after session (20,000
+// in 6.4 s grew the server by 250 MB, kept 30 minutes) keeps at most
+// MaxSessions alive; the session idle longest is closed to make room, the
+// newest ones keep working.
+func TestHTTPSessionsCapped(t *testing.T) {
+	e := fixture(t)
+	srv := mcptools.NewServer(e, "test")
+	ts := httptest.NewServer(mcptools.HTTPHandler(srv))
+	defer ts.Close()
+	ctx := context.Background()
+	var sessions []*mcp.ClientSession
+	for i := 0; i < mcptools.MaxSessions+40; i++ {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL}, nil)
+		if err != nil {
+			t.Fatalf("session %d: %v", i, err)
+		}
+		sessions = append(sessions, cs)
+		live := 0
+		for range srv.Sessions() {
+			live++
+		}
+		if live > mcptools.MaxSessions {
+			t.Fatalf("after %d sessions the server keeps %d (cap %d)", i+1, live, mcptools.MaxSessions)
+		}
+	}
+	defer func() {
+		for _, cs := range sessions {
+			cs.Close()
+		}
+	}()
+	if _, _, isErr, text := call(t, sessions[len(sessions)-1], "vocab", map[string]any{"facet": "trigger"}); isErr {
+		t.Fatalf("the newest session: %.300s", text)
+	}
+	if _, err := sessions[0].CallTool(ctx, &mcp.CallToolParams{Name: "vocab", Arguments: map[string]any{}}); err == nil {
+		t.Fatal("the oldest session still answers although it was closed to make room")
+	}
+}

@@ -44,12 +44,12 @@ func server(t *testing.T) (*httptest.Server, *engine.Engine) {
 // serverWith serves the fixture database with opt (Engine and Logf set).
 func serverWith(t *testing.T, opt web.Options) (*httptest.Server, *engine.Engine) {
 	t.Helper()
-	return serverEngine(t, engine.Options{}, opt)
+	return serverEngine(t, engine.Options{}, opt, nil)
 }
 
 // serverEngine is serverWith with engine options (Path, PollInterval and
-// SQLWorker set).
-func serverEngine(t *testing.T, eopt engine.Options, opt web.Options) (*httptest.Server, *engine.Engine) {
+// SQLWorker set) and, when mcpFor is not nil, the MCP handler it makes.
+func serverEngine(t *testing.T, eopt engine.Options, opt web.Options, mcpFor func(*engine.Engine) http.Handler) (*httptest.Server, *engine.Engine) {
 	t.Helper()
 	fixtureOnce.Do(func() {
 		dir, err := mkTemp()
@@ -69,6 +69,9 @@ func serverEngine(t *testing.T, eopt engine.Options, opt web.Options) (*httptest
 		t.Fatal(err)
 	}
 	opt.Engine, opt.Logf = e, t.Logf
+	if mcpFor != nil {
+		opt.MCP = mcpFor(e)
+	}
 	h, err := web.New(opt)
 	if err != nil {
 		t.Fatal(err)
