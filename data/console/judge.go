@@ -21,14 +21,16 @@ const (
 )
 
 // ReadKinds lists, for messages, what read-only SQL runs.
-const ReadKinds = "SELECT, WITH, FROM, VALUES, TABLE, DESCRIBE, SHOW, SUMMARIZE, PIVOT, CALL and EXPLAIN of those"
+const ReadKinds = "SELECT, WITH, FROM, VALUES, TABLE, DESCRIBE, SHOW, SUMMARIZE, PIVOT, PRAGMAs that read, and EXPLAIN of those"
 
 // Judge accepts stmt when DuckDB reads it as exactly one statement that
-// only reads: a query (SELECT and its forms, CALL of a table function) or
-// EXPLAIN of one. Anything else is a *SQLError of problem ReadOnly (or
-// NotOne) saying what the statement would do. The statement is parsed and
-// prepared on c, never run. A statement DuckDB cannot parse or bind is
-// returned with DuckDB's error, as running it would.
+// only reads: a query (SELECT and its forms, and PRAGMAs DuckDB turns into
+// one) or EXPLAIN of one, calling none of the functions that change the
+// instance (enable_logging(), checkpoint(), ...; see effectful). Anything
+// else is a *SQLError of problem ReadOnly (or NotOne) saying what the
+// statement would do. The statement is parsed and prepared on c, never
+// run. A statement DuckDB cannot parse or bind is returned with DuckDB's
+// error, as running it would.
 func Judge(ctx context.Context, c *sql.Conn, stmt string, on Surface) error {
 	typ, err := store.StatementType(ctx, c, stmt)
 	if err != nil {
@@ -39,17 +41,44 @@ func Judge(ctx context.Context, c *sql.Conn, stmt string, on Surface) error {
 		return explain(ctx, stmt, err, on)
 	}
 	switch typ {
-	case "SELECT", "CALL":
-		return nil
+	case "SELECT":
+		return sideEffects(ctx, stmt, stmt, on)
 	case "EXPLAIN":
 		if body, ok := explained(stmt); ok {
-			if t, err := store.StatementType(ctx, c, body); err == nil && (t == "SELECT" || t == "CALL") {
-				return nil
+			if t, err := store.StatementType(ctx, c, body); err == nil && t == "SELECT" {
+				return sideEffects(ctx, stmt, body, on)
 			}
 		}
 		return refuse(stmt, "EXPLAIN", "explains a statement that is not a query", on)
+	case "CALL":
+		return refuse(stmt, "CALL", "calls a function for its effect", on)
 	}
 	return refuse(stmt, typ, doesWhat(typ), on)
+}
+
+// effectful are the functions a query may call that change the DuckDB
+// instance or the database rather than compute: they turn on logging to
+// files (which then fail, or abort the process when it closes), write the
+// database, change the parser or run statements the judge never sees.
+var effectful = map[string]string{
+	"enable_logging": "changes the database's logging", "disable_logging": "changes the database's logging",
+	"truncate_duckdb_logs": "changes the database's logging", "write_log": "writes to the database's log",
+	"enable_profiling": "changes profiling", "disable_profiling": "changes profiling",
+	"checkpoint": "writes the database", "force_checkpoint": "writes the database",
+	"enable_peg_parser": "changes the SQL parser", "disable_peg_parser": "changes the SQL parser",
+	"json_execute_serialized_sql": "runs statements from their serialized form",
+}
+
+// sideEffects refuses a query that calls an effectful function anywhere,
+// by the syntax tree of query (the statement or the body of its EXPLAIN).
+func sideEffects(ctx context.Context, stmt, query string, on Surface) error {
+	names, _ := store.FunctionsCalled(ctx, query)
+	for _, n := range names {
+		if what, bad := effectful[n]; bad {
+			return refuse(stmt, n+"()", what, on)
+		}
+	}
+	return nil
 }
 
 // doesWhat says in a few words why a statement kind is not read-only.
@@ -78,6 +107,8 @@ func refuse(stmt, typ, what string, on Surface) error {
 		hint = hints[on][writeFiles]
 	case "SET", "PRAGMA":
 		hint = hints[on][settings]
+	case "CALL":
+		hint = "to read a table function write SELECT * FROM it; " + hint
 	}
 	switch typ {
 	case "LOAD":

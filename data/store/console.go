@@ -175,22 +175,7 @@ var statementNames = map[duckdb.StmtType]string{
 // that may begin a query the serializer does not take (PIVOT, PRAGMA, ...)
 // are left to the prepare error.
 func notQuery(ctx context.Context, text string) (string, bool) {
-	serializer.once.Do(func() {
-		db, err := sql.Open("duckdb", "?enable_external_access=false&lock_configuration=true&threads=1&memory_limit=64MB")
-		serializer.db, serializer.err = db, err
-	})
-	if serializer.err != nil {
-		return "", false
-	}
-	var out string
-	if err := serializer.db.QueryRowContext(ctx, `SELECT json_serialize_sql(?::VARCHAR)::VARCHAR`, text).Scan(&out); err != nil {
-		return "", false
-	}
-	var verdict struct {
-		Error     bool   `json:"error"`
-		ErrorType string `json:"error_type"`
-	}
-	if json.Unmarshal([]byte(out), &verdict) != nil || !verdict.Error || verdict.ErrorType != "not implemented" {
+	if why, ok := serialize(ctx, text); ok || why != "not implemented" {
 		return "", false
 	}
 	kw := strings.ToUpper(firstKeyword(text))
@@ -207,6 +192,64 @@ func notQuery(ctx context.Context, text string) (string, bool) {
 		return "WITH", true // a WITH that is no query writes: WITH ... INSERT, UPDATE or DELETE
 	}
 	return kw, true
+}
+
+// FunctionsCalled returns the names of the functions (scalar, aggregate and
+// table functions, at any depth: subqueries, CTEs, lambdas) that a query
+// calls, read from the syntax tree DuckDB's parser makes of it
+// (json_serialize_sql). ok is false when the parser does not serialize the
+// statement (anything but SELECT and its forms, PIVOT among them).
+func FunctionsCalled(ctx context.Context, text string) (names []string, ok bool) {
+	tree, ok := serialize(ctx, text)
+	if !ok {
+		return nil, false
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if n, ok := x["function_name"].(string); ok {
+				names = append(names, strings.ToLower(n))
+			}
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(tree)
+	return names, true
+}
+
+// serialize returns DuckDB's syntax tree of a query (ok false for other
+// statements and for text that does not parse).
+func serialize(ctx context.Context, text string) (any, bool) {
+	serializer.once.Do(func() {
+		db, err := sql.Open("duckdb", "?enable_external_access=false&lock_configuration=true&threads=1&memory_limit=64MB")
+		serializer.db, serializer.err = db, err
+	})
+	if serializer.err != nil {
+		return nil, false
+	}
+	var out string
+	if err := serializer.db.QueryRowContext(ctx, `SELECT json_serialize_sql(?::VARCHAR)::VARCHAR`, text).Scan(&out); err != nil {
+		return nil, false
+	}
+	var tree struct {
+		Error      bool   `json:"error"`
+		ErrorType  string `json:"error_type"`
+		Statements []any  `json:"statements"`
+	}
+	if json.Unmarshal([]byte(out), &tree) != nil {
+		return nil, false
+	}
+	if tree.Error {
+		return tree.ErrorType, false
+	}
+	return tree.Statements, true
 }
 
 // serializer is an empty, locked-down DuckDB instance whose only use is

@@ -73,9 +73,9 @@ func bundledDB(t *testing.T) string {
 
 // startServe runs 'incidents serve' on a free loopback port and returns its
 // base URL and process.
-func startServe(t *testing.T, db string) (string, *exec.Cmd) {
+func startServe(t *testing.T, db string, extra ...string) (string, *exec.Cmd) {
 	t.Helper()
-	cmd := exec.Command(binary(t), "--db", db, "serve", "--addr", "127.0.0.1:0", "--poll", "100ms")
+	cmd := exec.Command(binary(t), append([]string{"--db", db, "serve", "--addr", "127.0.0.1:0", "--poll", "100ms"}, extra...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -184,5 +188,116 @@ func TestSQLPromptContinuesAfterErrors(t *testing.T) {
 	}
 	if in.prompts[0] != promptMore || in.prompts[1] != promptMain {
 		t.Errorf("prompts = %q", in.prompts)
+	}
+}
+
+// treeState is every file under dir with its size, time and content hash.
+func treeState(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		sum := ""
+		if fi.Mode().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			sum = fmt.Sprintf("%x", sha256.Sum256(b))
+		}
+		out[p] = fmt.Sprintf("%s %d %d %s", fi.Mode(), fi.Size(), fi.ModTime().UnixNano(), sum)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestSQLReadOnlyWritesNothing: without --write, nothing on disk changes.
+// COPY once overwrote the database file itself with 7 bytes, and EXPORT
+// DATABASE, COPY … TO and ATTACH … (READ_WRITE) (also through a hard link
+// to the same file) all wrote. Each is refused, by the statement type
+// DuckDB's parser gives it or by the instance reaching no file, with a
+// hint to use export or --write.
+func TestSQLReadOnlyWritesNothing(t *testing.T) {
+	db := analyticsDB(t)
+	dir := filepath.Dir(db)
+	link := filepath.Join(dir, "same-file.duckdb")
+	if err := os.Link(db, link); err != nil {
+		t.Fatal(err)
+	}
+	q := func(s string) string { return strings.ReplaceAll(s, "DIR", dir) }
+	before := treeState(t, dir)
+	for _, stmt := range []string{
+		q(`COPY (SELECT 'gone') TO 'DIR/cli.duckdb' (FORMAT csv)`),
+		q(`COPY (SELECT * FROM incidents) TO 'DIR/out.parquet'`),
+		q(`COPY incidents TO 'DIR/out.csv'`),
+		q(`EXPORT DATABASE 'DIR/export'`),
+		q(`ATTACH 'DIR/same-file.duckdb' AS twin (READ_WRITE)`),
+		q(`ATTACH 'DIR/new.duckdb' AS fresh`),
+		q(`ATTACH 'DIR/cli.duckdb' AS again`),
+		`INSTALL httpfs`,
+		`LOAD httpfs`,
+		`FORCE INSTALL json`,
+		q(`SET log_query_path = 'DIR/queries.log'`),
+		q(`PRAGMA enable_profiling = 'json'`),
+		q(`SET temp_directory = 'DIR/tmp'`),
+		`CHECKPOINT`,
+		`CREATE TEMP TABLE t AS SELECT 1`,
+		q(`SELECT * FROM enable_logging(storage = 'file', storage_path = 'DIR/logs')`),
+		q(`SELECT write_log('x', level := 'error')`),
+		q(`SELECT 1 FROM (SELECT * FROM enable_logging(storage = 'file', storage_path = 'DIR/logs2')) WHERE true`),
+		q(`EXPLAIN SELECT * FROM enable_logging(storage = 'file', storage_path = 'DIR/logs3')`),
+		`CALL checkpoint()`,
+		q(`SELECT * FROM read_csv('DIR/../outside.csv')`),
+		q(`EXPLAIN ANALYZE COPY (SELECT 1) TO 'DIR/explained.csv'`),
+		q(`SELECT $$'$$ AS a; COPY (SELECT 1) TO 'DIR/trick.csv'; SELECT '$$'`),
+	} {
+		_, _, err := runAnalytics(t, db, nil, "sql", stmt)
+		if err == nil {
+			t.Errorf("%s: accepted without --write", stmt)
+			continue
+		}
+		if msg := err.Error(); !strings.Contains(msg, "--write") && !strings.Contains(msg, "incidents export") {
+			t.Errorf("%s: no hint to --write or export: %s", stmt, msg)
+		}
+	}
+	// The same through a script on stdin, where the splitter cuts first.
+	script := q("SELECT 1;\nCOPY (SELECT 1) TO 'DIR/script.csv';\nSELECT $$;$$;\nEXPORT DATABASE 'DIR/export2';\n")
+	if _, _, err := runAnalytics(t, db, strings.NewReader(script), "sql"); err == nil || !strings.Contains(err.Error(), "COPY writes files") {
+		t.Errorf("script: %v", err)
+	}
+	after := treeState(t, dir)
+	for p, st := range after {
+		if before[p] != st {
+			t.Errorf("%s changed: %s -> %s", p, before[p], st)
+		}
+	}
+	for p := range before {
+		if _, ok := after[p]; !ok {
+			t.Errorf("%s vanished", p)
+		}
+	}
+	// Queries still run, DESCRIBE, SHOW, SUMMARIZE, PRAGMA table_info and
+	// EXPLAIN included.
+	for _, stmt := range []string{"SELECT count(*) FROM incidents", "DESCRIBE incidents", "SHOW TABLES", "SUMMARIZE SELECT 1 AS a",
+		"PRAGMA table_info('incidents')", "EXPLAIN SELECT 1", "SELECT * FROM pragma_version()", "FROM incidents LIMIT 1", "SELECT 'a;b'; SELECT $$;$$"} {
+		if _, _, err := runAnalytics(t, db, nil, "sql", stmt); err != nil {
+			t.Errorf("%s: %v", stmt, err)
+		}
+	}
+	// --write lifts the restrictions.
+	if _, _, err := runAnalytics(t, db, nil, "sql", "--write", q(`COPY (SELECT 1 AS a) TO 'DIR/out.csv'`)); err != nil {
+		t.Fatalf("--write: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "out.csv")); err != nil || string(b) != "a\n1\n" {
+		t.Fatalf("COPY with --write wrote %q (%v)", b, err)
 	}
 }

@@ -30,9 +30,19 @@ func TestBrowse(t *testing.T) {
 	if err != nil {
 		t.Fatalf("search: %v", err)
 	}
-	loc, err := chromedp.Run(tab, chromedp.Location())
+	// The index page lists cases too, so the results above may be the
+	// page before the search: wait for the search's address.
+	var loc string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if loc, err = chromedp.Run(tab, chromedp.Location()); err == nil && strings.Contains(loc, "q=DNS+config+push") {
+			break
+		}
+	}
 	if err != nil || !strings.Contains(loc, "q=DNS+config+push") {
 		t.Fatalf("after the search the page is %q (%v)", loc, err)
+	}
+	if err := chromedp.Do(tab, chromedp.WaitVisible(chromedp.CSS("#results a.case-link"))); err != nil {
+		t.Fatalf("search results: %v", err)
 	}
 	count, err := chromedp.Run(tab, chromedp.Text(chromedp.CSS("#count")))
 	if err != nil || !strings.Contains(count, "matching") {
