@@ -20,7 +20,7 @@ func FuzzSplitter(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if len(s) > 4096 {
+		if len(s) > 512 { // DuckDB's parser is slow on long nestings (3,000 unary + took 9 s)
 			return
 		}
 		got, _ := split(s + "\n;")

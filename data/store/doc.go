@@ -39,6 +39,17 @@
 // Related links are written as whole generations; the current one and the
 // previous one are kept, and Rollback swaps them.
 //
+// # Ad hoc SQL
+//
+// OpenConsole opens a database for statements nobody vetted in a DuckDB
+// instance of its own that reaches no other file and whose settings are
+// locked; StatementType and FunctionsCalled tell, with DuckDB's own parser,
+// what a statement is and which functions it calls (data/console decides
+// what runs). WriteCopy writes the public views of a store to a file of
+// their own, which serve answers statistics, reports and SQL from.
+// OpenWait is Open for writers that wait their turn while another process
+// holds the file.
+//
 // One *sql.DB is shared by every Store opened on the same file in a
 // process. Setting STORE_TRACE=1 prints upsert phase timings (wall and
 // process CPU time) to stderr.

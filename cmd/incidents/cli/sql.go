@@ -41,14 +41,22 @@ when stdin is a terminal (line editing, history in ~/.incidents_history,
 multi-line statements; .tables, .schema NAME, .mode table|csv|json|markdown,
 .help, .quit).
 
-The database is opened read-only (DuckDB refuses every change) unless --write
-is given. Each statement is cancelled after --timeout. Results stream row by
-row: csv, json (one object per line), markdown, or an aligned table sized on
-its first 1000 rows.`,
+Without --write nothing on disk changes: the database is opened read-only in
+a DuckDB instance that reaches no other file, extension or network and whose
+settings are locked, and each statement must be one query (SELECT, WITH,
+FROM, VALUES, DESCRIBE, SHOW, SUMMARIZE, PIVOT, PRAGMAs that read, EXPLAIN),
+as DuckDB's own parser reads it. COPY, EXPORT, ATTACH, INSTALL, LOAD, SET,
+CREATE, INSERT and the like are refused with a hint: 'incidents export'
+writes the views to files, and --write lifts every restriction (also to
+query your own CSV or Parquet files with read_csv or read_parquet). Each
+statement is cancelled after --timeout. Results stream row by row: csv, json
+(one object per line), markdown, or an aligned table sized on its first 1000
+rows.`,
 		Example: `  incidents sql "SELECT root_cause_class, count(*) FROM incidents GROUP BY ALL ORDER BY 2 DESC"
   incidents sql "SELECT quarter, root_cause_class, median(ttr_minutes) AS median_ttr, count(ttr_minutes) AS known
                  FROM incidents WHERE quarter IS NOT NULL GROUP BY ALL ORDER BY ALL" -o markdown
   incidents sql -o csv "SELECT * FROM durations" > durations.csv
+  incidents sql --write "SELECT count(*) FROM read_csv('my-incidents.csv')"
   echo "SELECT count(*) FROM tags; SELECT count(*) FROM related;" | incidents sql
   incidents sql`,
 		Args: cobra.MaximumNArgs(1),

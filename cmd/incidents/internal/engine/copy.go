@@ -22,7 +22,7 @@ import (
 
 // copyMemory bounds the DuckDB instance that reads a copy for statistics
 // and reports.
-const copyMemory = 1 << 30
+const copyMemory = 256 << 20
 
 // viewCopy is the copy of one snapshot, alive while a request uses it.
 type viewCopy struct {

@@ -20,24 +20,23 @@
 // it, never both: while any process has the file open, a read-write open from
 // another process fails with "Could not set lock on file ... Conflicting lock
 // is held in PROGRAM (PID N)". The engine therefore holds the file only while
-// it reads: it opens it read-only, reads the cases, links and overrides,
-// closes it, and only then builds the similarity index, so
-// 'incidents ingest' or 'incidents related --recompute' run while the server
-// is up. SQL and statistics requests open the file read-only for the length
-// of one statement (bounded by a time limit).
+// it loads a snapshot: it opens it read-only, reads the cases, links and
+// overrides, writes a copy of the public views and the link generations to a
+// DuckDB file of its own (copy.go), closes the database, and only then builds
+// the similarity index. Statistics and the report are computed from that
+// copy (cached per snapshot), and ad hoc SQL runs in worker processes over
+// it (console.Pool), so no request opens the database and 'incidents
+// ingest' or 'incidents related --recompute' run while the server is up; a
+// writer that starts while the engine loads waits for it (store.OpenWait).
 //
 // A watcher stats the file (and its write-ahead log) every PollInterval. When
 // either changed, Reload opens the file read-only, loads a complete new
-// snapshot and swaps it in with one atomic pointer store; a request uses the
-// one snapshot it started with, so it never sees a mix of two generations.
+// snapshot with its copy and swaps it in with one atomic pointer store; a
+// request uses the one snapshot it started with, so it never sees a mix of
+// two generations, and the old copy is removed when its last request ends.
 // When a writer holds the file at that moment the open fails, the engine
 // keeps serving the previous snapshot and retries on the next tick.
-// Statements that read the file (SQL, statistics) first compare the file's
-// state with the snapshot's and reload before answering when it changed, so
+// Statistics, report and SQL requests first compare the file's state with
+// the snapshot's and reload before answering when it changed and is free, so
 // their results match the pages served next to them.
-//
-// The other way round, a writer that starts while the engine is reading
-// fails fast with DuckDB's message, which names the holding program and its
-// process id (the store wraps it as store.ErrLocked); retrying after the
-// load finishes succeeds.
 package engine

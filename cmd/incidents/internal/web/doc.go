@@ -15,7 +15,13 @@
 // links are kept only for http and https URLs, and images become their alt
 // text.
 //
+// Requests are checked before routing (guard.go): Host must name the
+// address the connection arrived on or an allowed host, and requests that
+// change state or run SQL must not come from another origin.
+//
 // Every error of the JSON API is {"error": message, "hint": ...} with a
 // fitting status: 404 for unknown ids and routes, 400 for bad parameters,
-// 413 for oversized bodies, 503 while the database is held by a writer.
+// 403 for foreign hosts and origins, 413 for oversized bodies, 415 for SQL
+// not sent as JSON, 429 when every SQL worker is busy, 503 while the
+// database is held by a writer.
 package web
