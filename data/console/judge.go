@@ -35,8 +35,13 @@ func Judge(ctx context.Context, c *sql.Conn, stmt string, on Surface) error {
 	typ, err := store.StatementType(ctx, c, stmt)
 	if err != nil {
 		var ce *store.StatementCountError
-		if errors.As(err, &ce) {
+		switch {
+		case errors.As(err, &ce):
 			return &SQLError{Stmt: stmt, Err: err, Problem: NotOne, Hint: hints[on][NotOne]}
+		case errors.Is(err, store.ErrNotQuery):
+			if kw, ok := keywordType(stmt); ok {
+				return refuse(stmt, kw, doesWhat(kw), on)
+			}
 		}
 		return explain(ctx, stmt, err, on)
 	}
@@ -168,6 +173,30 @@ func viewList() string {
 		names = append(names, n)
 	}
 	return strings.Join(names, ", ")
+}
+
+// keywordType names a statement that is no query by its first keyword
+// ("DELETE", "COPY", "LOAD" for INSTALL, ...), for statements that cannot be
+// prepared to ask DuckDB. Keywords that may begin a query DuckDB's
+// serializer does not take (PIVOT, PRAGMA, ...) are not named.
+func keywordType(stmt string) (string, bool) {
+	s := skipBlank(strings.TrimLeft(stmt, "("))
+	end := strings.IndexFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_') })
+	if end >= 0 {
+		s = s[:end]
+	}
+	switch kw := strings.ToUpper(s); kw {
+	case "", "PIVOT", "UNPIVOT", "PRAGMA", "CALL", "EXPLAIN", "DESCRIBE", "SHOW", "SUMMARIZE", "FROM", "SELECT", "VALUES", "TABLE":
+		return "", false
+	case "INSTALL", "FORCE":
+		return "LOAD", true
+	case "RESET":
+		return "SET", true
+	case "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT":
+		return "TRANSACTION", true
+	default:
+		return kw, true // WITH among them: a WITH that is no query writes
+	}
 }
 
 // explained returns the statement an EXPLAIN [ANALYZE] [(options)]

@@ -56,22 +56,12 @@ func WriteRows(w io.Writer, rows *sql.Rows, format string) (int64, error) {
 	if err := rw.header(cols); err != nil {
 		return 0, err
 	}
-	types := ColumnTypes(rows)
-	if len(types) != len(cols) {
-		types = make([]string, len(cols))
-	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
+	sc := newScanner(rows, len(cols))
 	var n int64
 	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
+		vals, err := sc.scan(typed)
+		if err != nil {
 			return n, err
-		}
-		for i, v := range vals {
-			vals[i] = typed(v, types[i])
 		}
 		if err := rw.row(vals); err != nil {
 			return n, err
@@ -87,6 +77,37 @@ func WriteRows(w io.Writer, rows *sql.Rows, format string) (int64, error) {
 		return n, err
 	}
 	return n, bw.Flush()
+}
+
+// scanner scans the rows of one result, each value rendered by a function
+// of the value and its column's DuckDB type (typed, Cell).
+type scanner struct {
+	rows  *sql.Rows
+	types []string
+	vals  []any
+	ptrs  []any
+}
+
+func newScanner(rows *sql.Rows, ncols int) *scanner {
+	sc := &scanner{rows: rows, types: ColumnTypes(rows), vals: make([]any, ncols), ptrs: make([]any, ncols)}
+	if len(sc.types) != ncols {
+		sc.types = make([]string, ncols)
+	}
+	for i := range sc.vals {
+		sc.ptrs[i] = &sc.vals[i]
+	}
+	return sc
+}
+
+// scan reads the current row; the slice is reused by the next call.
+func (sc *scanner) scan(render func(v any, dbType string) any) ([]any, error) {
+	if err := sc.rows.Scan(sc.ptrs...); err != nil {
+		return nil, err
+	}
+	for i, v := range sc.vals {
+		sc.vals[i] = render(v, sc.types[i])
+	}
+	return sc.vals, nil
 }
 
 type rowWriter interface {

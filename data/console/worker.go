@@ -91,23 +91,12 @@ func work(ctx context.Context, req *request, enc *json.Encoder, w *bufio.Writer)
 	if err := enc.Encode(header{Columns: cols}); err != nil {
 		return err
 	}
-	types := ColumnTypes(rows)
-	if len(types) != len(cols) {
-		types = make([]string, len(cols))
-	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	row := make([]any, len(cols))
+	sc := newScanner(rows, len(cols))
 	sent, n := 0, 0
 	for rows.Next() && n <= req.Rows && sent <= req.Bytes {
-		if err := rows.Scan(ptrs...); err != nil {
+		row, err := sc.scan(Cell)
+		if err != nil {
 			return err
-		}
-		for i, v := range vals {
-			row[i] = Cell(v, types[i])
 		}
 		b, err := json.Marshal(row)
 		if err != nil {

@@ -109,10 +109,8 @@ func (e *StatementCountError) Error() string {
 // parser in an empty instance, and anything but exactly one statement is a
 // *StatementCountError; then it is prepared on c, which binds names against
 // c's database but runs nothing. When it cannot be prepared (a name c's
-// database lacks) and DuckDB's parser says it is no query (json_serialize_sql
-// serializes queries only), the type is taken from its first keyword, so
-// that a write is named as one; otherwise the prepare error is returned.
-// Only a statement that prepares is ever typed a query.
+// database lacks) and DuckDB's parser says it is no query, the error wraps
+// ErrNotQuery. Only a statement that prepares is ever typed a query.
 func StatementType(ctx context.Context, c *sql.Conn, text string) (string, error) {
 	if strings.IndexByte(text, 0) >= 0 {
 		// DuckDB's C interface ends text at a NUL byte: what follows would
@@ -141,8 +139,8 @@ func StatementType(ctx context.Context, c *sql.Conn, text string) (string, error
 		return err
 	})
 	if perr != nil {
-		if kw, ok := notQuery(ctx, text); ok {
-			return kw, nil
+		if notQuery(ctx, text) {
+			return "", fmt.Errorf("%w: %w", ErrNotQuery, perr)
 		}
 		return "", perr
 	}
@@ -169,29 +167,17 @@ var statementNames = map[duckdb.StmtType]string{
 	duckdb.STATEMENT_TYPE_MULTI: "MULTI",
 }
 
-// notQuery reports, for a statement that did not prepare, whether DuckDB's
-// parser reads it as something other than a query, and then its kind by
-// its first keyword ("DELETE", "COPY", "LOAD" for INSTALL, ...). Keywords
-// that may begin a query the serializer does not take (PIVOT, PRAGMA, ...)
-// are left to the prepare error.
-func notQuery(ctx context.Context, text string) (string, bool) {
-	if why, ok := serialize(ctx, text); ok || why != "not implemented" {
-		return "", false
-	}
-	kw := strings.ToUpper(firstKeyword(text))
-	switch kw {
-	case "", "PIVOT", "UNPIVOT", "PRAGMA", "CALL", "EXPLAIN", "DESCRIBE", "SHOW", "SUMMARIZE", "FROM", "SELECT", "VALUES", "TABLE":
-		return "", false
-	case "INSTALL", "FORCE":
-		return "LOAD", true
-	case "RESET":
-		return "SET", true
-	case "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT":
-		return "TRANSACTION", true
-	case "WITH":
-		return "WITH", true // a WITH that is no query writes: WITH ... INSERT, UPDATE or DELETE
-	}
-	return kw, true
+// ErrNotQuery is returned by StatementType for a statement that does not
+// prepare (it names something the database lacks) and that DuckDB's parser
+// reads as something other than a query; callers can name it by its text.
+var ErrNotQuery = errors.New("not a query")
+
+// notQuery reports whether DuckDB's parser reads text as a statement other
+// than a query: json_serialize_sql serializes queries only, and says "not
+// implemented" for the rest (PIVOT among them, which callers keep in mind).
+func notQuery(ctx context.Context, text string) bool {
+	why, ok := serialize(ctx, text)
+	return !ok && why == "not implemented"
 }
 
 // FunctionsCalled returns the names of the functions (scalar, aggregate and
@@ -258,36 +244,6 @@ var serializer struct {
 	once sync.Once
 	db   *sql.DB
 	err  error
-}
-
-// firstKeyword returns the first word of text after blanks, comments and
-// opening parentheses.
-func firstKeyword(text string) string {
-	s := text
-	for {
-		s = strings.TrimLeft(s, " \t\r\n(")
-		switch {
-		case strings.HasPrefix(s, "--"):
-			i := strings.IndexByte(s, '\n')
-			if i < 0 {
-				return ""
-			}
-			s = s[i+1:]
-			continue
-		case strings.HasPrefix(s, "/*"):
-			i := strings.Index(s, "*/")
-			if i < 0 {
-				return ""
-			}
-			s = s[i+2:]
-			continue
-		}
-		end := strings.IndexFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_') })
-		if end < 0 {
-			return s
-		}
-		return s[:end]
-	}
 }
 
 // parser is an empty, locked-down DuckDB instance that only parses: its
