@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -18,10 +19,20 @@ import (
 // waiting once, with who holds the file ("serve (PID 4242)"), when it
 // starts to wait. After wait it returns the lock error, saying how long it
 // waited. Every other error returns at once.
+//
+// While it waits it keeps a marker beside the database (path + ".wait-" +
+// its PID), so that a process holding the file only to read a snapshot
+// (serve, mcp) lets go of it at once (see WriterWaiting).
 func OpenWait(ctx context.Context, path string, opt Options, wait time.Duration, waiting func(holder string)) (*Store, error) {
 	deadline := time.Now().Add(wait)
 	pause := 20 * time.Millisecond
 	told := false
+	marked := false
+	defer func() {
+		if marked {
+			os.Remove(waitMarker(path, os.Getpid()))
+		}
+	}()
 	for {
 		s, err := Open(ctx, path, opt)
 		if err == nil || !errors.Is(err, ErrLocked) || wait <= 0 {
@@ -29,6 +40,12 @@ func OpenWait(ctx context.Context, path string, opt Options, wait time.Duration,
 		}
 		if !time.Now().Before(deadline) {
 			return nil, fmt.Errorf("%w (waited %s)", err, wait.Round(time.Second))
+		}
+		if !marked {
+			if f, err := os.OpenFile(waitMarker(path, os.Getpid()), os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+				f.Close()
+				marked = true
+			}
 		}
 		if !told && waiting != nil {
 			waiting(LockHolder(err))
@@ -85,4 +102,48 @@ func subcommand(pid int) string {
 		}
 	}
 	return ""
+}
+
+// staleMarker is how old a wait marker may be before it is ignored.
+const staleMarker = 10 * time.Minute
+
+// waitMarker names the marker a waiting writer keeps beside the database.
+func waitMarker(path string, pid int) string {
+	return path + ".wait-" + strconv.Itoa(pid)
+}
+
+// WriterWaiting reports whether a writer is waiting for the database at
+// path (OpenWait). Markers of processes that no longer run are removed.
+func WriterWaiting(path string) bool {
+	entries, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		return false
+	}
+	prefix := filepath.Base(path) + ".wait-"
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		pid, err := strconv.Atoi(name[len(prefix):])
+		if err != nil {
+			continue
+		}
+		// A marker older than any wait is stale even if its PID was reused.
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) < staleMarker && ProcessAlive(pid) {
+			return true
+		}
+		os.Remove(filepath.Join(filepath.Dir(path), name))
+	}
+	return false
+}
+
+// ProcessAlive reports whether a process with this id runs.
+func ProcessAlive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	err = p.Signal(syscall.Signal(0))
+	return err == nil || errors.Is(err, syscall.EPERM)
 }

@@ -75,6 +75,15 @@ func bundledDB(t *testing.T) string {
 // base URL and process.
 func startServe(t *testing.T, db string, extra ...string) (string, *exec.Cmd) {
 	t.Helper()
+	base, cmd, _ := startServeLog(t, db, extra...)
+	return base, cmd
+}
+
+// startServeLog is startServe that also passes on serve's stderr, line by
+// line (lines beyond the channel's room are dropped).
+func startServeLog(t *testing.T, db string, extra ...string) (string, *exec.Cmd, <-chan string) {
+	t.Helper()
+	lines := make(chan string, 1000)
 	cmd := exec.Command(binary(t), append([]string{"--db", db, "serve", "--addr", "127.0.0.1:0", "--poll", "100ms"}, extra...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -94,6 +103,10 @@ func startServe(t *testing.T, db string, extra ...string) (string, *exec.Cmd) {
 		sent := false
 		for sc.Scan() {
 			t.Log("serve:", sc.Text())
+			select {
+			case lines <- sc.Text():
+			default:
+			}
 			if m := re.FindStringSubmatch(sc.Text()); m != nil && !sent {
 				urlc <- m[1]
 				sent = true
@@ -108,11 +121,11 @@ func startServe(t *testing.T, db string, extra ...string) (string, *exec.Cmd) {
 		if !ok {
 			t.Fatal("serve exited before listening")
 		}
-		return u, cmd
+		return u, cmd, lines
 	case <-time.After(60 * time.Second):
 		t.Fatal("serve did not start within 60s")
 	}
-	return "", nil
+	return "", nil, nil
 }
 
 type status struct {

@@ -143,3 +143,81 @@ func TestWritersNotStarvedByServe(t *testing.T) {
 	}
 	t.Logf("%d writers, %d waited for serve, longest took %s; client answers: %v", 2*rounds, waited, longest.Round(time.Millisecond), statuses)
 }
+
+// TestServeYieldsToWriters: a writer that starts while serve loads a large
+// snapshot does not wait for the whole load: serve sees it wait, lets go of
+// the file, keeps its previous snapshot, and loads once the writers are
+// done.
+func TestServeYieldsToWriters(t *testing.T) {
+	bin := binary(t)
+	db := filepath.Join(t.TempDir(), "big.duckdb")
+	n := "10000"
+	if testing.Short() {
+		n = "5000"
+	}
+	for _, args := range [][]string{{"gen", "--n", n, "--seed", "5", "--db", db}, {"--db", db, "related", "--recompute"}} {
+		if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+	}
+	base, _, lines := startServeLog(t, db)
+	loading := func() {
+		t.Helper()
+		for {
+			select {
+			case l := <-lines:
+				if strings.Contains(l, "loading snapshot") {
+					return
+				}
+			case <-time.After(2 * time.Minute):
+				t.Fatal("serve never started to load a new snapshot")
+			}
+		}
+	}
+	tag := func(id string) (time.Duration, string) {
+		t.Helper()
+		cmd := exec.Command(bin, "--db", db, "tag", "--set", id, "root_cause=hardware/power")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		started := time.Now()
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("tag --set %s: %v\n%s", id, err, stderr.String())
+		}
+		return time.Since(started), stderr.String()
+	}
+	tag("GEN-0000001") // serve sees the change and starts to load
+	var waits []time.Duration
+	for i := 2; i <= 4; i++ {
+		loading()
+		took, stderr := tag(fmt.Sprintf("GEN-%07d", i))
+		if !strings.Contains(stderr, "waiting for serve (PID") {
+			t.Errorf("writer %d did not find serve loading: %s", i, stderr)
+		}
+		waits = append(waits, took)
+	}
+	// With the writers done, serve loads the last state.
+	var held string
+	deadline := time.Now().Add(5 * time.Minute)
+	for held == "" && time.Now().Before(deadline) {
+		select {
+		case l := <-lines:
+			if strings.Contains(l, "loaded snapshot") {
+				held = l
+			}
+		case <-time.After(time.Second):
+		}
+	}
+	if held == "" {
+		t.Fatal("serve never loaded the writers' changes")
+	}
+	resp, err := http.Get(base + "/api/cases/GEN-0000004")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), "hardware/power") {
+		t.Errorf("the last writer's tag is not served: %.300s", b)
+	}
+	t.Logf("%s cases: writers that found serve loading took %v; serve's load: %s", n, waits, held)
+}

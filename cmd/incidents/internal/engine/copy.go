@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 
 	"incidents/data/store"
 )
@@ -101,22 +100,12 @@ func makeCopyDir(parent string) (string, error) {
 	if old, err := filepath.Glob(filepath.Join(parent, copyDirPrefix+"*")); err == nil {
 		for _, d := range old {
 			pid, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(filepath.Base(d), copyDirPrefix), "-", 2)[0])
-			if err == nil && pid != os.Getpid() && !alive(pid) {
+			if err == nil && pid != os.Getpid() && !store.ProcessAlive(pid) {
 				os.RemoveAll(d)
 			}
 		}
 	}
 	return os.MkdirTemp(parent, copyDirPrefix+strconv.Itoa(os.Getpid())+"-")
-}
-
-// alive reports whether a process with this id exists.
-func alive(pid int) bool {
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		return false
-	}
-	err = p.Signal(syscall.Signal(0))
-	return err == nil || err == syscall.EPERM
 }
 
 // useCopy runs fn with the current snapshot and its copy, reloading first

@@ -138,7 +138,10 @@ func (e *Engine) openRO(ctx context.Context) (*store.Store, error) {
 // Reload loads a new snapshot when the database file changed since the
 // current one was loaded (or when none is loaded) and swaps it in
 // atomically. It reports whether a new snapshot was installed. On error the
-// current snapshot stays.
+// current snapshot stays. A writer waiting for the file (store.OpenWait)
+// goes first: Reload does not start while one waits, and a load in progress
+// lets go of the file within about a tenth of a second when one starts to
+// wait (errYield); the next Reload tries again.
 func (e *Engine) Reload(ctx context.Context) (bool, error) {
 	cur := e.cur.Load()
 	if cur != nil {
@@ -146,20 +149,65 @@ func (e *Engine) Reload(ctx context.Context) (bool, error) {
 			return false, nil
 		}
 	}
-	st, err := e.openRO(ctx)
+	if cur != nil && store.WriterWaiting(e.opt.Path) {
+		return false, errYield
+	}
+	lctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stopYield := func() {}
+	if cur != nil { // the first load has no snapshot to fall back on
+		stopYield = yieldToWriters(lctx, e.opt.Path, cancel)
+	}
+	st, err := e.openRO(lctx)
 	if err != nil {
+		stopYield()
 		return false, err
 	}
 	defer st.Close()
-	return e.reloadFrom(ctx, st, true)
+	changed, err := e.reloadFrom(lctx, st, func() { st.Close(); stopYield() })
+	if err != nil && errors.Is(context.Cause(lctx), errYield) {
+		return false, errYield
+	}
+	return changed, err
+}
+
+// errYield is a load abandoned for a waiting writer.
+var errYield = fmt.Errorf("%w: a writer is waiting for the file; the server keeps the previous snapshot and loads after it", ErrBusy)
+
+// yieldPoll is how often a load looks for a waiting writer.
+const yieldPoll = 50 * time.Millisecond
+
+// yieldToWriters cancels ctx with errYield when a writer starts to wait for
+// the file at path, until the returned stop is called.
+func yieldToWriters(ctx context.Context, path string, cancel context.CancelCauseFunc) (stop func()) {
+	done := make(chan struct{})
+	var once sync.Once
+	go func() {
+		t := time.NewTicker(yieldPoll)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if store.WriterWaiting(path) {
+					cancel(errYield)
+					return
+				}
+			}
+		}
+	}()
+	return func() { once.Do(func() { close(done) }) }
 }
 
 // reloadFrom loads from an open store when the file differs from the
 // current snapshot. The caller holds the file open (read-only), so no
-// writer can change it meanwhile. With release, the store is closed as soon
-// as the data is read, before the index is built, so that writers wait as
+// writer can change it meanwhile. release is called as soon as the data
+// is read and copied, before the index is built, so that writers wait as
 // little as possible.
-func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, release bool) (bool, error) {
+func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, release func()) (bool, error) {
 	e.reloadMu.Lock()
 	defer e.reloadMu.Unlock()
 	fs, err := statFile(e.opt.Path)
@@ -170,6 +218,9 @@ func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, release bool) 
 		return false, nil
 	}
 	started := time.Now()
+	if e.cur.Load() != nil {
+		e.logf("loading snapshot %d: the database changed", e.gen+1)
+	}
 	p := e.params(ctx, st)
 	snap, ovs, err := read(ctx, st)
 	if err != nil {
@@ -180,9 +231,7 @@ func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, release bool) 
 		return false, fmt.Errorf("loading %s: %w", e.opt.Path, err)
 	}
 	readTime := time.Since(started)
-	if release {
-		st.Close()
-	}
+	release()
 	if err := ctx.Err(); err != nil {
 		snap.copy.retire()
 		return false, err
@@ -194,6 +243,7 @@ func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, release bool) 
 	snap.file = fs
 	snap.LoadedAt = time.Now()
 	snap.LoadTime = time.Since(started)
+	snap.ReadTime = readTime
 	if old := e.cur.Swap(snap); old != nil {
 		old.copy.retire()
 	}
@@ -201,7 +251,6 @@ func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, release bool) 
 	if snap.Links != nil {
 		links = snap.Links.Gen
 	}
-	snap.ReadTime = readTime
 	e.logf("loaded snapshot %d: %d cases, link generation %d, in %s (file held %s)", snap.Gen, len(snap.Cases), links, snap.LoadTime.Round(time.Millisecond), readTime.Round(time.Millisecond))
 	return true, nil
 }
