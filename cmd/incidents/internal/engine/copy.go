@@ -108,13 +108,10 @@ func makeCopyDir(parent string) (string, error) {
 	return os.MkdirTemp(parent, copyDirPrefix+strconv.Itoa(os.Getpid())+"-")
 }
 
-// useCopy runs fn with the current snapshot and its copy, reloading first
-// when the file changed (a file a writer holds keeps the current
-// snapshot: the copy answers meanwhile).
+// useCopy runs fn with the current snapshot and its copy. It never opens
+// the database: the copy is the snapshot's own, so answers from it match
+// the pages served from the same snapshot; the watcher loads new ones.
 func (e *Engine) useCopy(ctx context.Context, fn func(snap *Snapshot, c *viewCopy) error) error {
-	if _, err := e.Reload(ctx); err != nil && ctx.Err() != nil {
-		return err
-	}
 	for range 3 {
 		snap := e.Snapshot()
 		c := snap.copy

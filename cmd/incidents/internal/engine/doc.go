@@ -35,8 +35,10 @@
 // request uses the one snapshot it started with, so it never sees a mix of
 // two generations, and the old copy is removed when its last request ends.
 // When a writer holds the file at that moment the open fails, the engine
-// keeps serving the previous snapshot and retries on the next tick.
-// Statistics, report and SQL requests first compare the file's state with
-// the snapshot's and reload before answering when it changed and is free, so
-// their results match the pages served next to them.
+// keeps serving the previous snapshot and retries on the next tick; when a
+// writer starts to wait while a snapshot loads (store.WriterWaiting), the
+// load lets go of the file within yieldPoll and is tried again later.
+// Statistics, the report and SQL answer from the snapshot's copy, so they
+// match the pages served from the same snapshot; no request opens the
+// database.
 package engine

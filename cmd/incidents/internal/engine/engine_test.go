@@ -229,8 +229,15 @@ func TestStatsCachedPerSnapshot(t *testing.T) {
 	if _, err := e.Stats(ctx, analysis.Query{By: "nonsense"}); incident.KindOf(err) != incident.ErrInvalid {
 		t.Fatalf("bad grouping: %v", err)
 	}
-	// After a write the cache belongs to the old snapshot.
+	// After a write the cache belongs to the old snapshot: statistics come
+	// from the snapshot's copy, as the pages do, until the next one loads.
 	enginetest.Write(t, path, []*incident.Incident{extraCase("test-dns-4")})
+	if same, err := e.Stats(ctx, analysis.Query{By: "root_cause_class"}); err != nil || same != a {
+		t.Fatalf("stats before the reload: %v", err)
+	}
+	if changed, err := e.Reload(ctx); err != nil || !changed {
+		t.Fatalf("reload after a write: %v %v", changed, err)
+	}
 	c, err := e.Stats(ctx, analysis.Query{By: "root_cause_class"})
 	if err != nil || c.Cases != a.Cases+1 {
 		t.Fatalf("stats after write: %v, %d cases (was %d)", err, c.Cases, a.Cases)
