@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -138,8 +139,12 @@ func WriterWaiting(path string) bool {
 	return false
 }
 
-// ProcessAlive reports whether a process with this id runs.
+// ProcessAlive reports whether a process with this id runs. Where that
+// cannot be asked (Windows) every process counts as running.
 func ProcessAlive(pid int) bool {
+	if runtime.GOOS == "windows" {
+		return true
+	}
 	p, err := os.FindProcess(pid)
 	if err != nil {
 		return false

@@ -152,18 +152,20 @@ func (e *Engine) Reload(ctx context.Context) (bool, error) {
 	if cur != nil && store.WriterWaiting(e.opt.Path) {
 		return false, errYield
 	}
+	// The open itself is never cancelled (a cancelled open can leave the
+	// file locked); the read and the copy are.
+	st, err := e.openRO(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer st.Close()
 	lctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stopYield := func() {}
 	if cur != nil { // the first load has no snapshot to fall back on
 		stopYield = yieldToWriters(lctx, e.opt.Path, cancel)
 	}
-	st, err := e.openRO(lctx)
-	if err != nil {
-		stopYield()
-		return false, err
-	}
-	defer st.Close()
+	defer stopYield()
 	changed, err := e.reloadFrom(lctx, st, func() { st.Close(); stopYield() })
 	if err != nil && errors.Is(context.Cause(lctx), errYield) {
 		return false, errYield
