@@ -37,7 +37,11 @@ func Judge(ctx context.Context, c *sql.Conn, stmt string, on Surface) error {
 		var ce *store.StatementCountError
 		switch {
 		case errors.As(err, &ce):
-			return &SQLError{Stmt: stmt, Err: err, Problem: NotOne, Hint: hints[on][NotOne]}
+			hint := hints[on][NotOne]
+			if kw, _ := firstWord(stmt); kw == "PIVOT" || kw == "UNPIVOT" {
+				hint = "a " + kw + " without IN runs a statement first to find the values; name the values: PIVOT t ON k IN ('a', 'b') USING sum(v)"
+			}
+			return &SQLError{Stmt: stmt, Err: err, Problem: NotOne, Hint: hint}
 		case errors.Is(err, store.ErrNotQuery):
 			if kw, ok := keywordType(stmt); ok {
 				return refuse(stmt, kw, doesWhat(kw), on)
@@ -180,12 +184,7 @@ func viewList() string {
 // prepared to ask DuckDB. Keywords that may begin a query DuckDB's
 // serializer does not take (PIVOT, PRAGMA, ...) are not named.
 func keywordType(stmt string) (string, bool) {
-	s := skipBlank(strings.TrimLeft(stmt, "("))
-	end := strings.IndexFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_') })
-	if end >= 0 {
-		s = s[:end]
-	}
-	switch kw := strings.ToUpper(s); kw {
+	switch kw, _ := firstWord(stmt); kw {
 	case "", "PIVOT", "UNPIVOT", "PRAGMA", "CALL", "EXPLAIN", "DESCRIBE", "SHOW", "SUMMARIZE", "FROM", "SELECT", "VALUES", "TABLE":
 		return "", false
 	case "INSTALL", "FORCE":
@@ -197,6 +196,20 @@ func keywordType(stmt string) (string, bool) {
 	default:
 		return kw, true // WITH among them: a WITH that is no query writes
 	}
+}
+
+// firstWord returns the first word of stmt in upper case, after blanks,
+// comments and opening parentheses, and the text after it.
+func firstWord(stmt string) (string, string) {
+	s := skipBlank(stmt)
+	for strings.HasPrefix(s, "(") {
+		s = skipBlank(s[1:])
+	}
+	end := strings.IndexFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_') })
+	if end < 0 {
+		end = len(s)
+	}
+	return strings.ToUpper(s[:end]), s[end:]
 }
 
 // explained returns the statement an EXPLAIN [ANALYZE] [(options)]
