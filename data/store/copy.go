@@ -16,8 +16,9 @@ const copyAlias = "incidents_copy"
 // Statistics, reports and ad hoc SQL answer from such a copy exactly as
 // from s, while s's file is free for writers. An existing file at path is
 // replaced. The copy is written inside one read of s, so it shows one
-// state of the database.
-func (s *Store) WriteCopy(ctx context.Context, path string) (err error) {
+// state of the database. check (nil: none) is called before each table;
+// its error abandons the copy, which is then removed.
+func (s *Store) WriteCopy(ctx context.Context, path string, check func() error) (err error) {
 	for _, p := range []string{path, path + ".wal"} {
 		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
 			return err
@@ -48,6 +49,12 @@ func (s *Store) WriteCopy(ctx context.Context, path string) (err error) {
 	stmts = append(stmts, `CREATE SCHEMA `+copyAlias+`.core`,
 		`CREATE TABLE `+copyAlias+`.core.generations AS SELECT * FROM core.generations`, `COMMIT`)
 	for _, q := range stmts {
+		if check != nil {
+			if err := check(); err != nil {
+				c.ExecContext(context.Background(), `ROLLBACK`)
+				return err
+			}
+		}
 		if _, err := c.ExecContext(ctx, q); err != nil {
 			c.ExecContext(context.Background(), `ROLLBACK`)
 			return fmt.Errorf("copying the public views to %s: %w", path, err)

@@ -37,7 +37,10 @@
 // When a writer holds the file at that moment the open fails, the engine
 // keeps serving the previous snapshot and retries on the next tick; when a
 // writer starts to wait while a snapshot loads (store.WriterWaiting), the
-// load lets go of the file within yieldPoll and is tried again later.
+// load stops at its next case, link list or copied table, closes the file
+// and is tried again later. No statement is cancelled for it: cancelling
+// DuckDB statements during a load once left the file locked by the
+// process.
 // Statistics, the report and SQL answer from the snapshot's copy, so they
 // match the pages served from the same snapshot; no request opens the
 // database.

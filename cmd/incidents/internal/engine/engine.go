@@ -140,8 +140,8 @@ func (e *Engine) openRO(ctx context.Context) (*store.Store, error) {
 // atomically. It reports whether a new snapshot was installed. On error the
 // current snapshot stays. A writer waiting for the file (store.OpenWait)
 // goes first: Reload does not start while one waits, and a load in progress
-// lets go of the file within about a tenth of a second when one starts to
-// wait (errYield); the next Reload tries again.
+// lets go of the file at its next case, link list or copied table when one
+// starts to wait (errYield); the next Reload tries again.
 func (e *Engine) Reload(ctx context.Context) (bool, error) {
 	cur := e.cur.Load()
 	if cur != nil {
@@ -152,25 +152,17 @@ func (e *Engine) Reload(ctx context.Context) (bool, error) {
 	if cur != nil && store.WriterWaiting(e.opt.Path) {
 		return false, errYield
 	}
-	// The open itself is never cancelled (a cancelled open can leave the
-	// file locked); the read and the copy are.
 	st, err := e.openRO(ctx)
 	if err != nil {
 		return false, err
 	}
 	defer st.Close()
-	lctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stopYield := func() {}
+	y := &yielder{}
 	if cur != nil { // the first load has no snapshot to fall back on
-		stopYield = yieldToWriters(lctx, e.opt.Path, cancel)
+		y.watch(e.opt.Path)
 	}
-	defer stopYield()
-	changed, err := e.reloadFrom(lctx, st, func() { st.Close(); stopYield() })
-	if err != nil && errors.Is(context.Cause(lctx), errYield) {
-		return false, errYield
-	}
-	return changed, err
+	defer y.stop()
+	return e.reloadFrom(ctx, st, y.check, func() { st.Close(); y.stop() })
 }
 
 // errYield is a load abandoned for a waiting writer.
@@ -179,29 +171,50 @@ var errYield = fmt.Errorf("%w: a writer is waiting for the file; the server keep
 // yieldPoll is how often a load looks for a waiting writer.
 const yieldPoll = 50 * time.Millisecond
 
-// yieldToWriters cancels ctx with errYield when a writer starts to wait for
-// the file at path, until the returned stop is called.
-func yieldToWriters(ctx context.Context, path string, cancel context.CancelCauseFunc) (stop func()) {
-	done := make(chan struct{})
-	var once sync.Once
+// yielder tells a load that a writer started to wait for the file. The
+// load stops at its next case, link list or copied table and closes the
+// file. It does not cancel DuckDB's statements: every statement of a
+// load ends normally, which is what leaves no trace in the process.
+type yielder struct {
+	waiting atomic.Bool
+	done    chan struct{}
+	once    sync.Once
+}
+
+// watch polls for waiting writers of the database at path until stop.
+func (y *yielder) watch(path string) {
+	y.done = make(chan struct{})
 	go func() {
 		t := time.NewTicker(yieldPoll)
 		defer t.Stop()
 		for {
 			select {
-			case <-done:
-				return
-			case <-ctx.Done():
+			case <-y.done:
 				return
 			case <-t.C:
 				if store.WriterWaiting(path) {
-					cancel(errYield)
+					y.waiting.Store(true)
 					return
 				}
 			}
 		}
 	}()
-	return func() { once.Do(func() { close(done) }) }
+}
+
+func (y *yielder) stop() {
+	y.once.Do(func() {
+		if y.done != nil {
+			close(y.done)
+		}
+	})
+}
+
+// check is errYield once a writer waits.
+func (y *yielder) check() error {
+	if y.waiting.Load() {
+		return errYield
+	}
+	return nil
 }
 
 // reloadFrom loads from an open store when the file differs from the
@@ -209,7 +222,7 @@ func yieldToWriters(ctx context.Context, path string, cancel context.CancelCause
 // writer can change it meanwhile. release is called as soon as the data
 // is read and copied, before the index is built, so that writers wait as
 // little as possible.
-func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, release func()) (bool, error) {
+func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, check func() error, release func()) (bool, error) {
 	e.reloadMu.Lock()
 	defer e.reloadMu.Unlock()
 	fs, err := statFile(e.opt.Path)
@@ -224,12 +237,18 @@ func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, release func()
 		e.logf("loading snapshot %d: the database changed", e.gen+1)
 	}
 	p := e.params(ctx, st)
-	snap, ovs, err := read(ctx, st)
+	snap, ovs, err := read(ctx, st, check)
 	if err != nil {
+		if errors.Is(err, errYield) {
+			return false, errYield
+		}
 		return false, fmt.Errorf("loading %s: %w", e.opt.Path, err)
 	}
 	snap.copy = &viewCopy{path: filepath.Join(e.copyDir, fmt.Sprintf("snapshot-%d.duckdb", e.gen+1))}
-	if err := st.WriteCopy(ctx, snap.copy.path); err != nil {
+	if err := st.WriteCopy(ctx, snap.copy.path, check); err != nil {
+		if errors.Is(err, errYield) {
+			return false, errYield
+		}
 		return false, fmt.Errorf("loading %s: %w", e.opt.Path, err)
 	}
 	readTime := time.Since(started)

@@ -46,8 +46,9 @@ type Snapshot struct {
 }
 
 // read reads everything a snapshot needs from an open store; build then
-// indexes it without the store.
-func read(ctx context.Context, st *store.Store) (*Snapshot, []incident.Override, error) {
+// indexes it without the store. check is called for every case and link
+// list read; its error stops the read (a writer waits: see Reload).
+func read(ctx context.Context, st *store.Store, check func() error) (*Snapshot, []incident.Override, error) {
 	s := &Snapshot{
 		byID:  map[string]int32{},
 		terms: map[incident.Facet]map[string][]int32{},
@@ -62,7 +63,7 @@ func read(ctx context.Context, st *store.Store) (*Snapshot, []incident.Override,
 	err := st.Each(ctx, store.Filter{}, func(in *incident.Incident) error {
 		in.Compact()
 		s.Cases = append(s.Cases, in)
-		return nil
+		return check()
 	})
 	if err != nil {
 		return nil, nil, err
@@ -77,7 +78,7 @@ func read(ctx context.Context, st *store.Store) (*Snapshot, []incident.Override,
 	if g != nil {
 		err = st.EachLinks(ctx, g.Gen, func(from string, links []incident.Link) error {
 			lb.add(from, links)
-			return nil
+			return check()
 		})
 		if err != nil {
 			return nil, nil, err
