@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
+
+	"incidents/data/incident"
 )
 
 // Problem is one integrity finding with what to do about it.
@@ -14,42 +17,43 @@ type Problem struct {
 }
 
 // checks are SQL queries returning a count of offending rows (and an
-// example) with how to describe and fix them.
+// example) with how to describe and fix them. They read the visible state
+// (the core.live_* views): rows an interrupted write left behind are not
+// problems but hidden leftovers (Hidden), which the next write removes.
 var checks = []struct {
 	name, query, detail, hint string
 }{
-	{"duplicate-ids", `SELECT count(*), min(id) FROM (SELECT id FROM core.incidents GROUP BY id HAVING count(*) > 1)`,
+	{"duplicate-ids", `SELECT count(*), min(id) FROM (SELECT id FROM core.live_incidents GROUP BY id HAVING count(*) > 1)`,
 		"%d case ids are stored more than once (e.g. %s)", "re-ingest the affected files; report this as a bug"},
-	{"orphan-tags", `SELECT count(*), min(incident_id) FROM core.tags t WHERE NOT EXISTS (SELECT 1 FROM core.incidents i WHERE i.id = t.incident_id)`,
+	{"orphan-tags", `SELECT count(*), min(incident_id) FROM core.live_tags t WHERE NOT EXISTS (SELECT 1 FROM core.live_incidents i WHERE i.id = t.incident_id)`,
 		"%d tags belong to no case (e.g. %s)", "delete them: DELETE FROM core.tags WHERE incident_id NOT IN (SELECT id FROM core.incidents)"},
-	{"orphan-sources", `SELECT count(*), min(incident_id) FROM core.sources t WHERE NOT EXISTS (SELECT 1 FROM core.incidents i WHERE i.id = t.incident_id)`,
+	{"orphan-sources", `SELECT count(*), min(incident_id) FROM core.live_sources t WHERE NOT EXISTS (SELECT 1 FROM core.live_incidents i WHERE i.id = t.incident_id)`,
 		"%d sources belong to no case (e.g. %s)", "delete them: DELETE FROM core.sources WHERE incident_id NOT IN (SELECT id FROM core.incidents)"},
-	{"orphan-action-items", `SELECT count(*), min(incident_id) FROM core.action_items t WHERE NOT EXISTS (SELECT 1 FROM core.incidents i WHERE i.id = t.incident_id)`,
+	{"orphan-action-items", `SELECT count(*), min(incident_id) FROM core.live_action_items t WHERE NOT EXISTS (SELECT 1 FROM core.live_incidents i WHERE i.id = t.incident_id)`,
 		"%d action items belong to no case (e.g. %s)", "delete them: DELETE FROM core.action_items WHERE incident_id NOT IN (SELECT id FROM core.incidents)"},
-	{"orphan-references", `SELECT count(*), min(incident_id) FROM core.refs t WHERE NOT EXISTS (SELECT 1 FROM core.incidents i WHERE i.id = t.incident_id)`,
+	{"orphan-references", `SELECT count(*), min(incident_id) FROM core.live_refs t WHERE NOT EXISTS (SELECT 1 FROM core.live_incidents i WHERE i.id = t.incident_id)`,
 		"%d imported references belong to no case (e.g. %s)", "delete them: DELETE FROM core.refs WHERE incident_id NOT IN (SELECT id FROM core.incidents)"},
-	{"orphan-links", `SELECT count(*), min(from_id || ' -> ' || to_id) FROM core.links l WHERE NOT EXISTS (SELECT 1 FROM core.incidents i WHERE i.id = l.from_id) OR NOT EXISTS (SELECT 1 FROM core.incidents i WHERE i.id = l.to_id)`,
+	{"orphan-links", `SELECT count(*), min(from_id || ' -> ' || to_id) FROM core.live_links l WHERE NOT EXISTS (SELECT 1 FROM core.live_incidents i WHERE i.id = l.from_id) OR NOT EXISTS (SELECT 1 FROM core.live_incidents i WHERE i.id = l.to_id)`,
 		"%d related links point to or from missing cases (e.g. %s)", "recompute the links: incidents related --recompute"},
-	{"links-without-generation", `SELECT count(*), min(CAST(generation AS VARCHAR)) FROM core.links l WHERE NOT EXISTS (SELECT 1 FROM core.generations g WHERE g.gen = l.generation)`,
-		"%d links belong to no recorded generation (e.g. generation %s)", "recompute the links: incidents related --recompute"},
-	{"current-generation", `SELECT CASE WHEN count(*) > 0 AND count(*) FILTER (WHERE current) <> 1 THEN 1 ELSE 0 END, CAST(count(*) FILTER (WHERE current) AS VARCHAR) FROM core.generations`,
+	{"current-generation", `SELECT CASE WHEN count(*) > 0 AND count(*) FILTER (WHERE current) <> 1 THEN 1 ELSE 0 END, CAST(count(*) FILTER (WHERE current) AS VARCHAR) FROM core.live_generations`,
 		"%d: link generations exist but %s of them are current (exactly one must be)", "recompute the links: incidents related --recompute"},
-	{"bad-tag-origin", `SELECT count(*), min(incident_id) FROM core.tags WHERE origin NOT IN ('human', 'imported', 'auto')`,
+	{"bad-tag-origin", `SELECT count(*), min(incident_id) FROM core.live_tags WHERE origin NOT IN ('human', 'imported', 'auto')`,
 		"%d tags have an unknown origin (e.g. on %s)", "re-ingest the affected cases"},
-	{"unknown-terms", `SELECT count(*), min(t.incident_id || ' ' || t.facet || ':' || t.term) FROM core.tags t WHERE t.term IS NOT NULL AND t.term <> '' AND NOT EXISTS (SELECT 1 FROM core.vocab v WHERE v.facet = t.facet AND v.term = t.term)`,
+	{"unknown-terms", `SELECT count(*), min(t.incident_id || ' ' || t.facet || ':' || t.term) FROM core.live_tags t WHERE t.term IS NOT NULL AND t.term <> '' AND NOT EXISTS (SELECT 1 FROM core.vocab v WHERE v.facet = t.facet AND v.term = t.term)`,
 		"%d tags use terms missing from the vocabulary (e.g. %s)", "re-ingest or re-tag the affected cases; term ids are fixed"},
-	{"missing-hash", `SELECT count(*), min(id) FROM core.incidents WHERE hash IS NULL OR hash = ''`,
+	{"missing-hash", `SELECT count(*), min(id) FROM core.live_incidents WHERE hash IS NULL OR hash = ''`,
 		"%d cases have no content hash (e.g. %s)", "re-ingest the affected files"},
 	{"derived-columns", derivedMismatch,
 		"%d cases have a stored root cause or source/tag count that disagrees with their tags and sources (e.g. %s)", "the core tables were changed by hand: recompute the columns (Store.RefreshDerived), or re-ingest the cases with changed content"},
-	{"bad-overrides", `SELECT count(*), min(from_id || ' -> ' || to_id) FROM core.overrides WHERE kind NOT IN ('pin', 'not')`,
+	{"bad-overrides", `SELECT count(*), min(from_id || ' -> ' || to_id) FROM core.live_overrides WHERE kind NOT IN ('pin', 'not')`,
 		"%d overrides have an unknown kind (e.g. %s)", "set them again with pin or not"},
 }
 
-// Check verifies the database: schema version, counts, orphans, exactly
-// one current generation, and that every public view answers. It returns
-// the problems found (none for a healthy database); the error is for
-// failures to run the checks at all.
+// Check verifies the visible state of the database: schema version, the
+// commit record, counts, orphans, exactly one current generation, and that
+// every public view answers. It returns the problems found (none for a
+// healthy database); the error is for failures to run the checks at all.
+// Rows an interrupted write left are no problem: Hidden counts them.
 func (s *Store) Check(ctx context.Context) ([]Problem, error) {
 	var out []Problem
 	ver, err := readVersion(ctx, s.h.db)
@@ -58,6 +62,16 @@ func (s *Store) Check(ctx context.Context) ([]Problem, error) {
 	}
 	if ver != SchemaVersion {
 		out = append(out, Problem{"schema-version", fmt.Sprintf("schema version is %d, this build uses %d", ver, SchemaVersion), "open the database read-write with this build, or upgrade incidents"})
+		return out, nil
+	}
+	if _, err := leftovers(ctx, s.h.db); err != nil {
+		hint := "the core tables may be damaged; re-create the database with 'incidents ingest'"
+		var ie *incident.Error
+		if errors.As(err, &ie) {
+			hint = ie.Hint
+		}
+		out = append(out, Problem{"commit-record", err.Error(), hint})
+		return out, nil
 	}
 	for _, c := range checks {
 		var n int

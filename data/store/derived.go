@@ -14,10 +14,12 @@ import (
 // (root_cause, root_cause_class) and its number of sources and tags
 // (n_sources, n_tags), so that the public incidents view is a plain
 // projection of the table. Every write that changes a case's tags or
-// sources sets them in the same transaction: Upsert computes them in Go
-// from the rows it appends (rootCauseOf), SetHumanTag and ReplaceAutoTags
-// recompute them in SQL (finishTagWrite, updateDerived). Both follow one
-// rule, checked by Check (derivedMismatch) and by the tests:
+// sources stores them with the case's row of that write: Upsert computes
+// them in Go from the rows it appends (rootCauseOf), SetHumanTag,
+// ReplaceAutoTags and RefreshDerived in SQL (finishTagWrite,
+// reviseCases), writing a new version of each case row whose values
+// change. Both follow one rule, checked by Check (derivedMismatch) and by
+// the tests:
 //
 // The primary root cause is the term of the case's root_cause tag with a
 // non-empty term that comes first by origin (human, then imported, then
@@ -27,15 +29,20 @@ import (
 // root cause: smaller wins.
 const rootCauseOrder = `(CASE origin WHEN 'human' THEN 0 WHEN 'imported' THEN 1 ELSE 2 END) * 1000000 + seq`
 
+// liveRel names the visible rows of a versioned table (the core.live_*
+// view); asOf (batch.go) names them as a write will leave them.
+func liveRel(table string) string { return "core.live_" + table }
+
 // derivedSQL selects (id, stored_root_cause, stored_root_cause_class,
 // stored_n_sources, stored_n_tags, root_cause, n_sources, n_tags): the
-// stored derived columns of core.incidents and the values computed from
-// core.tags and core.sources, in one pass over each, for the cases whose
-// id the query ids returns (every case when ids is empty).
-func derivedSQL(ids string) string {
-	cases, rows := "core.incidents", ""
+// stored derived columns of the case rows and the values computed from
+// their tags and sources, in one pass over each, for the cases whose id
+// the query ids returns (every case when ids is empty), reading each
+// table through rel (liveRel, or asOf inside a write).
+func derivedSQL(ids string, rel func(table string) string) string {
+	cases, rows := rel("incidents"), ""
 	if ids != "" {
-		cases = "(SELECT * FROM core.incidents WHERE id IN (" + ids + "))"
+		cases = "(SELECT * FROM " + rel("incidents") + " WHERE id IN (" + ids + "))"
 		rows = " WHERE incident_id IN (" + ids + ")"
 	}
 	return `SELECT i.id, i.root_cause AS stored_root_cause, i.root_cause_class AS stored_root_cause_class,
@@ -44,8 +51,8 @@ func derivedSQL(ids string) string {
 FROM ` + cases + ` i
 LEFT JOIN (SELECT incident_id, count(*) AS n,
 		arg_min(term, ` + rootCauseOrder + `) FILTER (WHERE facet = 'root_cause' AND term IS NOT NULL AND term <> '') AS root_cause
-	FROM core.tags` + rows + ` GROUP BY incident_id) t ON t.incident_id = i.id
-LEFT JOIN (SELECT incident_id, count(*) AS n FROM core.sources` + rows + ` GROUP BY incident_id) s ON s.incident_id = i.id`
+	FROM ` + rel("tags") + rows + ` GROUP BY incident_id) t ON t.incident_id = i.id
+LEFT JOIN (SELECT incident_id, count(*) AS n FROM ` + rel("sources") + rows + ` GROUP BY incident_id) s ON s.incident_id = i.id`
 }
 
 // derivedDiffer is true for a derivedSQL row whose stored columns are out
@@ -53,48 +60,68 @@ LEFT JOIN (SELECT incident_id, count(*) AS n FROM core.sources` + rows + ` GROUP
 const derivedDiffer = `d.stored_root_cause IS DISTINCT FROM d.root_cause OR d.stored_root_cause_class IS DISTINCT FROM split_part(d.root_cause, '/', 1)
 	OR d.stored_n_sources IS DISTINCT FROM d.n_sources OR d.stored_n_tags IS DISTINCT FROM d.n_tags`
 
-// updateDerived recomputes the derived columns of the cases the query
-// ids lists, writing only those that differ, and returns how many did.
-// A case whose columns change was changed (its primary root cause or tag
-// count is not what it was), so its updated_at becomes at.
-func updateDerived(ctx context.Context, c *sql.Conn, ids string, at time.Time) (int64, error) {
-	res, err := c.ExecContext(ctx, `UPDATE core.incidents SET root_cause = d.root_cause, root_cause_class = split_part(d.root_cause, '/', 1),
-	n_sources = d.n_sources, n_tags = d.n_tags, updated_at = ?
-FROM (SELECT DISTINCT * FROM (`+derivedSQL(ids)+`) d WHERE `+derivedDiffer+`) d
-WHERE core.incidents.id = d.id`, at)
+// reviseCases writes, in w, a new version of every case listed in
+// temp.revise (id, root_cause, n_sources, n_tags) with those derived
+// columns and updated_at = at, retires the old versions and drops
+// temp.revise. It returns the number of cases revised. A revised case
+// was changed (its tags, primary root cause or counts are not what they
+// were), hence the new updated_at.
+func reviseCases(w *writer, at time.Time) (int64, error) {
+	_, err := w.c.ExecContext(w.ctx, `INSERT INTO core.incidents
+SELECT i.* REPLACE (r.root_cause AS root_cause, split_part(r.root_cause, '/', 1) AS root_cause_class,
+	r.n_sources AS n_sources, r.n_tags AS n_tags, ?::TIMESTAMP AS updated_at, ?::BIGINT AS batch, NULL::BIGINT AS retired_by)
+FROM core.live_incidents i JOIN temp.revise r ON r.id = i.id`, at, w.id)
 	if err != nil {
 		return 0, err
 	}
-	return res.RowsAffected()
+	n, err := w.retire("incidents", "id IN (SELECT id FROM temp.revise)")
+	if err != nil {
+		return 0, err
+	}
+	_, err = w.c.ExecContext(w.ctx, `DROP TABLE temp.revise`)
+	return n, err
 }
 
 // RefreshDerived recomputes every case's root_cause, root_cause_class,
-// n_sources and n_tags from its tags and sources, in one transaction, and
+// n_sources and n_tags from its tags and sources, in one write, and
 // returns the number of cases that were out of date (the "derived-columns"
 // problem of Check; only edits of the core tables by hand cause it). The
 // repaired cases count as changed: their updated_at is set, so stored
-// related links computed before the repair are no longer fresh.
+// related links computed before the repair are no longer fresh. When no
+// case is out of date it writes nothing.
 func (s *Store) RefreshDerived(ctx context.Context) (int, error) {
 	var n int64
-	err := s.tx(ctx, func(c *sql.Conn) error {
-		at, err := changeTime(ctx, c)
+	err := s.write(ctx, func(w *writer) error {
+		var stale int64
+		var ex sql.NullString
+		if err := w.c.QueryRowContext(ctx, derivedMismatch).Scan(&stale, &ex); err != nil || stale == 0 {
+			return err
+		}
+		if err := w.begin(); err != nil {
+			return err
+		}
+		at, err := changeTime(ctx, w.c)
 		if err != nil {
 			return err
 		}
-		n, err = updateDerived(ctx, c, "", at)
+		if _, err := w.c.ExecContext(ctx, `CREATE OR REPLACE TEMP TABLE revise AS
+SELECT DISTINCT d.id, d.root_cause, d.n_sources, d.n_tags FROM (`+derivedSQL("", liveRel)+`) d WHERE `+derivedDiffer); err != nil {
+			return err
+		}
+		n, err = reviseCases(w, at)
 		return err
 	})
 	return int(n), err
 }
 
-// derivedMismatch is the integrity check query: the number of cases whose
-// stored derived columns differ from their tags and sources, and one of
-// them with what differs.
+// derivedMismatch is the integrity check query: the number of visible
+// cases whose stored derived columns differ from their tags and sources,
+// and one of them with what differs.
 var derivedMismatch = `SELECT count(*), min(format('{} (stored: root cause {}, class {}, {} sources, {} tags; from its rows: {}, {}, {}, {})',
 	d.id, coalesce(d.stored_root_cause, 'NULL'), coalesce(d.stored_root_cause_class, 'NULL'),
 	coalesce(CAST(d.stored_n_sources AS VARCHAR), 'NULL'), coalesce(CAST(d.stored_n_tags AS VARCHAR), 'NULL'),
 	coalesce(d.root_cause, 'NULL'), coalesce(split_part(d.root_cause, '/', 1), 'NULL'), d.n_sources, d.n_tags))
-FROM (` + derivedSQL("") + `) d
+FROM (` + derivedSQL("", liveRel) + `) d
 WHERE ` + derivedDiffer
 
 // originOrder ranks tag origins as rootCauseOrder does.

@@ -11,38 +11,36 @@ import (
 // changed and no override was set, changed or removed after it was
 // computed:
 //
-//	max(core.incidents.updated_at)      <= current generation's created_at
-//	max(core.overrides.created_at)      <= current generation's created_at
-//	core.meta 'overrides_changed_at'    <= current generation's created_at
+//	max(updated_at) of the visible cases              <= current generation's created_at
+//	max(created_at) of the visible overrides          <= current generation's created_at
+//	core.watermark.overrides_changed_at (NULL: never) <= current generation's created_at
 //
-// (the rule LinksFresh and the serve engine apply; a missing meta row
-// counts as no change, an unreadable one as a change). So every write that
-// changes what a case looks like to the similarity index sets the case's
-// updated_at in the same transaction: Upsert for new and changed content,
+// (the rule LinksFresh and the serve engine apply). So every write that
+// changes what a case looks like to the similarity index gives the case a
+// new updated_at in that write: Upsert for new and changed content,
 // SetHumanTag and ReplaceAutoTags for the cases whose tags actually change
 // (a write that leaves a case's tags as they were leaves updated_at alone,
 // so re-running the tagger with identical results keeps the links fresh),
 // and RefreshDerived for the cases it repairs. Likewise every write that
 // changes the overrides (SetOverride, ClearOverride; see overrides.go)
-// stamps overrides_changed_at in its transaction, because a removed
-// override leaves no row behind. All of these stamps come from changeTime,
-// so they are strictly after every stored generation's created_at.
+// records when with its commit record, because a removed override leaves
+// no row behind. All of these stamps come from changeTime, so they are
+// strictly after every stored generation's created_at.
 
 // linksFreshSQL is true when neither a case nor an override changed after
 // the current generation was computed; no row when there is none.
 const linksFreshSQL = `SELECT
-	coalesce((SELECT max(updated_at) FROM core.incidents) <= g.created_at, true)
-	AND coalesce((SELECT max(created_at) FROM core.overrides) <= g.created_at, true)
-	AND NOT EXISTS (SELECT 1 FROM core.meta m WHERE m.key = '` + overridesChangedKey + `'
-		AND coalesce(try_cast(m.value AS TIMESTAMP) > g.created_at, true))
-FROM core.generations g WHERE g.current ORDER BY g.gen DESC LIMIT 1`
+	coalesce((SELECT max(updated_at) FROM core.live_incidents) <= g.created_at, true)
+	AND coalesce((SELECT max(created_at) FROM core.live_overrides) <= g.created_at, true)
+	AND coalesce((SELECT overrides_changed_at FROM core.watermark) <= g.created_at, true)
+FROM core.live_generations g WHERE g.current ORDER BY g.gen DESC LIMIT 1`
 
 // lastChangeSQL is the newest stamp the freshness rule compares with a
 // generation's created_at (NULL when there is none).
 const lastChangeSQL = `SELECT greatest(
-	(SELECT max(updated_at) FROM core.incidents),
-	(SELECT max(created_at) FROM core.overrides),
-	(SELECT max(try_cast(value AS TIMESTAMP)) FROM core.meta WHERE key = '` + overridesChangedKey + `'))`
+	(SELECT max(updated_at) FROM core.live_incidents),
+	(SELECT max(created_at) FROM core.live_overrides),
+	(SELECT overrides_changed_at FROM core.watermark))`
 
 // generationTime is the created_at of a generation written now: now, but
 // never before the last change it was computed over, so that it is fresh
@@ -79,15 +77,15 @@ func (s *Store) LinksFresh(ctx context.Context) (bool, error) {
 
 // changeTime is the stamp a write that changes what a recompute would
 // store gives its change (the updated_at of the cases an upsert or a tag
-// write changes, the created_at of a new override and the
-// overrides_changed_at record): now, but always strictly after every
+// write changes, the created_at of a new override and the overrides
+// stamp of the commit record): now, but always strictly after every
 // stored generation's created_at, so that a change made in the same
 // microsecond as a recompute (or under a clock that is behind the one
 // that stamped the generation) still makes the links stale.
 func changeTime(ctx context.Context, c *sql.Conn) (time.Time, error) {
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	var last sql.NullTime
-	if err := c.QueryRowContext(ctx, `SELECT max(created_at) FROM core.generations`).Scan(&last); err != nil {
+	if err := c.QueryRowContext(ctx, `SELECT max(created_at) FROM core.live_generations`).Scan(&last); err != nil {
 		return now, err
 	}
 	if last.Valid && !now.After(last.Time.UTC()) {
@@ -102,35 +100,32 @@ func changeTime(ctx context.Context, c *sql.Conn) (time.Time, error) {
 // compared separately, through the derived columns).
 const tagCols = `incident_id, facet, term, raw, origin, confidence, evidence`
 
-// snapshotTags copies the tags of the cases in temp.batch_ids to
-// temp.tags_before, for finishTagWrite to compare with.
-func snapshotTags(ctx context.Context, c *sql.Conn) error {
-	_, err := c.ExecContext(ctx, `CREATE OR REPLACE TEMP TABLE tags_before AS SELECT `+tagCols+` FROM core.tags
-		WHERE incident_id IN (SELECT id FROM temp.batch_ids)`)
-	return err
-}
-
-// finishTagWrite ends a write to the tags of the cases in temp.batch_ids
-// (snapshotted by snapshotTags): it recomputes their derived columns and
-// sets updated_at of exactly the cases whose tags (as a multiset of
-// facet, term, raw, origin, confidence and evidence) or derived columns
-// differ from before, then drops the temporary tables.
-func finishTagWrite(ctx context.Context, c *sql.Conn) error {
-	at, err := changeTime(ctx, c)
+// finishTagWrite ends a write w to the tags of the cases in
+// temp.batch_ids: every case whose derived columns, once w commits, differ
+// from what its row stores, or whose tags (as a multiset of facet, term,
+// raw, origin, confidence and evidence) differ from before, gets a new
+// version with those columns and updated_at set (reviseCases); the others
+// are left alone. It drops temp.batch_ids.
+func finishTagWrite(w *writer) error {
+	at, err := changeTime(w.ctx, w.c)
 	if err != nil {
 		return err
 	}
-	if _, err := updateDerived(ctx, c, `SELECT id FROM temp.batch_ids`, at); err != nil {
-		return err
-	}
-	_, err = c.ExecContext(ctx, `UPDATE core.incidents SET updated_at = ? WHERE id IN (
-	SELECT incident_id FROM (
-		(SELECT * FROM temp.tags_before EXCEPT ALL SELECT `+tagCols+` FROM core.tags WHERE incident_id IN (SELECT id FROM temp.batch_ids))
-		UNION ALL
-		(SELECT `+tagCols+` FROM core.tags WHERE incident_id IN (SELECT id FROM temp.batch_ids) EXCEPT ALL SELECT * FROM temp.tags_before)))`, at)
+	rel := func(t string) string { return asOf(t, w.id) }
+	before := `SELECT ` + tagCols + ` FROM core.live_tags WHERE incident_id IN (SELECT id FROM temp.batch_ids)`
+	after := `SELECT ` + tagCols + ` FROM ` + asOf("tags", w.id) + ` WHERE incident_id IN (SELECT id FROM temp.batch_ids)`
+	_, err = w.c.ExecContext(w.ctx, `CREATE OR REPLACE TEMP TABLE revise AS
+SELECT DISTINCT d.id, d.root_cause, d.n_sources, d.n_tags FROM (`+derivedSQL(`SELECT id FROM temp.batch_ids`, rel)+`) d
+WHERE `+derivedDiffer+` OR d.id IN (SELECT incident_id FROM (
+	(`+before+` EXCEPT ALL `+after+`)
+	UNION ALL
+	(`+after+` EXCEPT ALL `+before+`)))`)
 	if err != nil {
 		return err
 	}
-	_, err = c.ExecContext(ctx, `DROP TABLE temp.tags_before; DROP TABLE temp.batch_ids`)
+	if _, err := reviseCases(w, at); err != nil {
+		return err
+	}
+	_, err = w.c.ExecContext(w.ctx, `DROP TABLE temp.batch_ids`)
 	return err
 }

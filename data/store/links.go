@@ -29,9 +29,9 @@ type Generation struct {
 }
 
 // WriteGeneration stores links (keyed by the case they start from) as a new
-// generation and makes it current, in one transaction: readers see the old
+// generation and makes it current, in one write: readers see the old
 // or the new generation, never a mix. The previously current generation is
-// kept; older ones are deleted. g.Gen and g.Current are ignored; a zero
+// kept; older ones are dropped. g.Gen and g.Current are ignored; a zero
 // g.CreatedAt means now (or the last change to the cases or overrides, if
 // that is later: see generationTime). A link's Rank of 0 is replaced by its position.
 func (s *Store) WriteGeneration(ctx context.Context, g Generation, links map[string][]incident.Link) (int64, error) {
@@ -43,42 +43,44 @@ func (s *Store) WriteGeneration(ctx context.Context, g Generation, links map[str
 // WriteGenerationStream is WriteGeneration for links produced while they
 // are written: produce calls emit once per case (in any order, each case
 // at most once) and the links are appended as they come, so they need
-// not all be held in memory. Everything happens in one transaction; an
-// error from produce or emit rolls it back.
+// not all be held in memory. Everything happens in one write; an error
+// from produce or emit rolls it back.
+//
+// The generation rows are versioned like every other row (batch.go): the
+// write appends the new generation (current) and a copy of the previous
+// current one (not current) and retires the generation rows it replaces;
+// links belong to a generation whose row is visible, so the links of a
+// dropped generation disappear with the commit record and cleanup
+// removes them.
 func (s *Store) WriteGenerationStream(ctx context.Context, g Generation, produce func(emit func(from string, links []incident.Link) error) error) (int64, error) {
 	stampNow := g.CreatedAt.IsZero()
 	var gen int64
-	err := s.tx(ctx, func(c *sql.Conn) error {
+	err := s.write(ctx, func(w *writer) error {
+		if err := w.begin(); err != nil {
+			return err
+		}
 		if stampNow {
-			at, err := generationTime(ctx, c)
+			at, err := generationTime(ctx, w.c)
 			if err != nil {
 				return err
 			}
 			g.CreatedAt = at
 		}
-		var prev sql.NullInt64
-		if err := c.QueryRowContext(ctx, `SELECT coalesce(max(gen), 0) + 1, max(gen) FILTER (WHERE current) FROM core.generations`).Scan(&gen, &prev); err != nil {
+		if err := w.c.QueryRowContext(ctx, `SELECT coalesce(max(gen), 0) + 1 FROM core.generations`).Scan(&gen); err != nil {
 			return err
 		}
-		if _, err := c.ExecContext(ctx, `INSERT INTO core.generations VALUES (?, ?, ?, ?, ?, ?, false)`,
-			gen, g.CreatedAt.UTC(), g.Cases, nullStr(g.NewestDate), nullStr(g.NewestID), nullStr(g.Params)); err != nil {
+		if _, err := w.c.ExecContext(ctx, `INSERT INTO core.generations
+SELECT * REPLACE (false AS current, ?::BIGINT AS batch, NULL::BIGINT AS retired_by) FROM core.live_generations WHERE current`, w.id); err != nil {
 			return err
 		}
-		if err := appendLinks(c, gen, produce); err != nil {
+		if _, err := w.retire("generations", "gen <> ?", gen); err != nil {
 			return err
 		}
-		if _, err := c.ExecContext(ctx, `UPDATE core.generations SET current = (gen = ?)`, gen); err != nil {
+		if _, err := w.c.ExecContext(ctx, `INSERT INTO core.generations VALUES (?, ?, ?, ?, ?, ?, true, ?, NULL)`,
+			gen, g.CreatedAt.UTC(), g.Cases, nullStr(g.NewestDate), nullStr(g.NewestID), nullStr(g.Params), w.id); err != nil {
 			return err
 		}
-		keep := gen
-		if prev.Valid {
-			keep = prev.Int64
-		}
-		if _, err := c.ExecContext(ctx, `DELETE FROM core.links WHERE generation NOT IN (?, ?)`, gen, keep); err != nil {
-			return err
-		}
-		_, err := c.ExecContext(ctx, `DELETE FROM core.generations WHERE gen NOT IN (?, ?)`, gen, keep)
-		return err
+		return appendLinks(w.c, gen, w.id, produce)
 	})
 	if err != nil {
 		return 0, err
@@ -102,8 +104,8 @@ func eachSorted(links map[string][]incident.Link, emit func(from string, links [
 }
 
 // appendLinks appends the links produce emits to core.links under
-// generation gen.
-func appendLinks(c *sql.Conn, gen int64, produce func(emit func(from string, links []incident.Link) error) error) error {
+// generation gen, written by batch.
+func appendLinks(c *sql.Conn, gen, batch int64, produce func(emit func(from string, links []incident.Link) error) error) error {
 	return c.Raw(func(dc any) error {
 		a, err := duckdb.NewAppenderFromConn(dc.(driver.Conn), "core", "links")
 		if err != nil {
@@ -121,7 +123,7 @@ func appendLinks(c *sql.Conn, gen int64, produce func(emit func(from string, lin
 					buf = appendSharedTags(buf[:0], l.SharedTags)
 					shared = string(buf)
 				}
-				if err := a.AppendRow(gen, id, l.To, int32(rank), l.Score, l.TextScore, l.TagScore, nullStr(l.Reason), shared, list(l.SharedTerms), l.Pinned); err != nil {
+				if err := a.AppendRow(gen, id, l.To, int32(rank), l.Score, l.TextScore, l.TagScore, nullStr(l.Reason), shared, list(l.SharedTerms), l.Pinned, batch, nil); err != nil {
 					return fmt.Errorf("link %s -> %s: %w", id, l.To, err)
 				}
 			}
@@ -187,33 +189,37 @@ func appendJSONString(b []byte, s string) []byte {
 }
 
 // AppendLinks adds or replaces the links of some cases in the current
-// generation (incremental ingest): every listed case's links are replaced.
+// generation (incremental ingest): every listed case's links are replaced,
+// in one write.
 func (s *Store) AppendLinks(ctx context.Context, links map[string][]incident.Link) error {
 	if len(links) == 0 {
 		return nil
 	}
-	return s.tx(ctx, func(c *sql.Conn) error {
+	return s.write(ctx, func(w *writer) error {
 		var gen sql.NullInt64
-		if err := c.QueryRowContext(ctx, `SELECT max(gen) FROM core.generations WHERE current`).Scan(&gen); err != nil {
+		if err := w.c.QueryRowContext(ctx, `SELECT max(gen) FROM core.live_generations WHERE current`).Scan(&gen); err != nil {
 			return err
 		}
 		if !gen.Valid {
 			return errors.New("there is no current link generation to add links to; compute one first with 'incidents related --recompute'")
 		}
+		if err := w.begin(); err != nil {
+			return err
+		}
 		ids := make([]string, 0, len(links))
 		for id := range links {
 			ids = append(ids, id)
 		}
-		if err := withIDs(ctx, c, ids); err != nil {
+		if err := withIDs(ctx, w.c, ids); err != nil {
 			return err
 		}
-		if _, err := c.ExecContext(ctx, `DELETE FROM core.links WHERE generation = ? AND from_id IN (SELECT id FROM temp.batch_ids)`, gen.Int64); err != nil {
+		if _, err := w.retire("links", `generation = ? AND from_id IN (SELECT id FROM temp.batch_ids)`, gen.Int64); err != nil {
 			return err
 		}
-		if _, err := c.ExecContext(ctx, `DROP TABLE temp.batch_ids`); err != nil {
+		if _, err := w.c.ExecContext(ctx, `DROP TABLE temp.batch_ids`); err != nil {
 			return err
 		}
-		return appendLinks(c, gen.Int64, func(emit func(from string, links []incident.Link) error) error {
+		return appendLinks(w.c, gen.Int64, w.id, func(emit func(from string, links []incident.Link) error) error {
 			return eachSorted(links, emit)
 		})
 	})
@@ -230,7 +236,7 @@ func scanGen(r interface{ Scan(...any) error }) (Generation, error) {
 // CurrentGeneration returns the current generation, or nil, nil when none
 // has been written.
 func (s *Store) CurrentGeneration(ctx context.Context) (*Generation, error) {
-	g, err := scanGen(s.h.db.QueryRowContext(ctx, `SELECT `+genCols+` FROM core.generations WHERE current ORDER BY gen DESC LIMIT 1`))
+	g, err := scanGen(s.h.db.QueryRowContext(ctx, `SELECT `+genCols+` FROM core.live_generations WHERE current ORDER BY gen DESC LIMIT 1`))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -242,7 +248,7 @@ func (s *Store) CurrentGeneration(ctx context.Context) (*Generation, error) {
 
 // Generations lists the kept generations, newest first.
 func (s *Store) Generations(ctx context.Context) ([]Generation, error) {
-	rows, err := s.h.db.QueryContext(ctx, `SELECT `+genCols+` FROM core.generations ORDER BY gen DESC`)
+	rows, err := s.h.db.QueryContext(ctx, `SELECT `+genCols+` FROM core.live_generations ORDER BY gen DESC`)
 	if err != nil {
 		return nil, err
 	}
@@ -259,21 +265,29 @@ func (s *Store) Generations(ctx context.Context) ([]Generation, error) {
 }
 
 // Rollback makes the previous generation current again and returns it.
-// Calling it twice swaps back.
+// Calling it twice swaps back. Like every write it appends new versions
+// of the generation rows and retires the old ones.
 func (s *Store) Rollback(ctx context.Context) (*Generation, error) {
 	var out *Generation
-	err := s.tx(ctx, func(c *sql.Conn) error {
-		var cur, other sql.NullInt64
-		if err := c.QueryRowContext(ctx, `SELECT max(gen) FILTER (WHERE current), max(gen) FILTER (WHERE NOT current) FROM core.generations`).Scan(&cur, &other); err != nil {
+	err := s.write(ctx, func(w *writer) error {
+		var other sql.NullInt64
+		if err := w.c.QueryRowContext(ctx, `SELECT max(gen) FILTER (WHERE NOT current) FROM core.live_generations`).Scan(&other); err != nil {
 			return err
 		}
 		if !other.Valid {
 			return errors.New("there is no previous link generation to roll back to")
 		}
-		if _, err := c.ExecContext(ctx, `UPDATE core.generations SET current = (gen = ?)`, other.Int64); err != nil {
+		if err := w.begin(); err != nil {
 			return err
 		}
-		g, err := scanGen(c.QueryRowContext(ctx, `SELECT `+genCols+` FROM core.generations WHERE gen = ?`, other.Int64))
+		if _, err := w.c.ExecContext(ctx, `INSERT INTO core.generations
+SELECT * REPLACE ((gen = ?) AS current, ?::BIGINT AS batch, NULL::BIGINT AS retired_by) FROM core.live_generations`, other.Int64, w.id); err != nil {
+			return err
+		}
+		if _, err := w.retire("generations", "true"); err != nil {
+			return err
+		}
+		g, err := scanGen(w.c.QueryRowContext(ctx, `SELECT `+genCols+` FROM `+asOf("generations", w.id)+` WHERE gen = ?`, other.Int64))
 		if err != nil {
 			return err
 		}
@@ -310,8 +324,8 @@ func scanLink(r interface{ Scan(...any) error }) (incident.Link, error) {
 
 // Links returns the current generation's links from case id, by rank.
 func (s *Store) Links(ctx context.Context, id string) ([]incident.Link, error) {
-	rows, err := s.h.db.QueryContext(ctx, `SELECT `+linkCols+` FROM core.links
-		WHERE from_id = ? AND generation = (SELECT max(gen) FROM core.generations WHERE current) ORDER BY rank, to_id`, id)
+	rows, err := s.h.db.QueryContext(ctx, `SELECT `+linkCols+` FROM core.live_links
+		WHERE from_id = ? AND generation = (SELECT max(gen) FROM core.live_generations WHERE current) ORDER BY rank, to_id`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +351,7 @@ func (s *Store) EachLinks(ctx context.Context, gen int64, fn func(from string, l
 		}
 		gen = g.Gen
 	}
-	rows, err := s.h.db.QueryContext(ctx, `SELECT `+linkCols+` FROM core.links WHERE generation = ? ORDER BY from_id, rank, to_id`, gen)
+	rows, err := s.h.db.QueryContext(ctx, `SELECT `+linkCols+` FROM core.live_links WHERE generation = ? ORDER BY from_id, rank, to_id`, gen)
 	if err != nil {
 		return err
 	}

@@ -106,7 +106,7 @@ func TestMigrateV1ToV2(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if v, err := readVersion(ctx, s.DB()); err != nil || v != 2 {
+	if v, err := readVersion(ctx, s.DB()); err != nil || v != SchemaVersion {
 		t.Fatalf("version after migration %d %v", v, err)
 	}
 	if got := derivedRows(t, s.DB(), `SELECT * FROM incidents`); !reflect.DeepEqual(got, want) {

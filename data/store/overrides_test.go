@@ -12,13 +12,13 @@ import (
 	"incidents/data/incident"
 )
 
-// overrideState renders the stored overrides (with their created_at) and
+// overrideState renders the visible overrides (with their created_at) and
 // the overrides_changed_at record, so that two states can be compared.
 func overrideState(t *testing.T, s *Store) string {
 	t.Helper()
-	rows, err := s.DB().Query(`SELECT from_id || ' ' || to_id || ' ' || kind || ' ' || CAST(created_at AS VARCHAR) FROM core.overrides
-		UNION ALL SELECT key || ' ' || coalesce(value, 'NULL') FROM core.meta WHERE key = ?
-		ORDER BY 1`, overridesChangedKey)
+	rows, err := s.DB().Query(`SELECT from_id || ' ' || to_id || ' ' || kind || ' ' || CAST(created_at AS VARCHAR) FROM core.live_overrides
+		UNION ALL SELECT 'overrides_changed_at ' || coalesce(CAST(overrides_changed_at AS VARCHAR), 'NULL') FROM core.watermark
+		ORDER BY 1`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,8 @@ func TestOverrideWritesMarkLinksStale(t *testing.T) {
 
 // The overrides_changed_at record is compared with the current
 // generation, so a rollback to a generation older than an override change
-// is stale; an unreadable record counts as a change.
+// is stale; a record later than the generation counts as a change, none
+// as no change.
 func TestOverridesChangedRecord(t *testing.T) {
 	ctx := context.Background()
 	s := overriddenStore(t, time.Time{})
@@ -181,12 +182,12 @@ func TestOverridesChangedRecord(t *testing.T) {
 		{"recomputed after the removal", func() error { return nil }, true},
 		{"rolled back to before the removal", func() error { _, err := s.Rollback(ctx); return err }, false},
 		{"rolled forward again", func() error { _, err := s.Rollback(ctx); return err }, true},
-		{"record unreadable", func() error {
-			_, err := s.DB().Exec(`UPDATE core.meta SET value = 'yesterday' WHERE key = ?`, overridesChangedKey)
+		{"record after the generation", func() error {
+			_, err := s.DB().Exec(`UPDATE core.watermark SET overrides_changed_at = now()::TIMESTAMP + INTERVAL 1 DAY`)
 			return err
 		}, false},
 		{"record gone (as in a database written before it existed)", func() error {
-			_, err := s.DB().Exec(`DELETE FROM core.meta WHERE key = ?`, overridesChangedKey)
+			_, err := s.DB().Exec(`UPDATE core.watermark SET overrides_changed_at = NULL`)
 			return err
 		}, true},
 	}
@@ -201,10 +202,10 @@ func TestOverridesChangedRecord(t *testing.T) {
 }
 
 // A database of schema version 1 with overrides and a current generation
-// is migrated as before (the record lives in core.meta, which every
-// version has, so there is no new migration): its links count as fresh,
-// read-only opens too, and removing or changing an override it already
-// held makes them stale.
+// is migrated (it has no overrides_changed_at record, which began in
+// core.meta and lives in core.watermark since version 3): its links count
+// as fresh, read-only opens too, and removing or changing an override it
+// already held makes them stale.
 func TestMigratedDatabaseOverrides(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v1.duckdb")
@@ -309,7 +310,7 @@ func TestOverridesNewerDirectionWins(t *testing.T) {
 		from, to, kind string
 		at             time.Time
 	}{{"B", "A", "pin", now.Add(-time.Hour)}, {"A", "B", "not", now}, {"A", "C", "pin", now.Add(-time.Hour)}, {"C", "A", "not", now.Add(-2 * time.Hour)}} {
-		if _, err := s.DB().Exec(`INSERT INTO core.overrides VALUES (?, ?, ?, ?)`, r.from, r.to, r.kind, r.at); err != nil {
+		if _, err := s.DB().Exec(`INSERT INTO core.overrides VALUES (?, ?, ?, ?, 0, NULL)`, r.from, r.to, r.kind, r.at); err != nil {
 			t.Fatal(err)
 		}
 	}

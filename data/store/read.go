@@ -35,7 +35,7 @@ type Filter struct {
 func (s *Store) Get(ctx context.Context, id string) (*incident.Incident, error) {
 	var doc, hash string
 	var x extra
-	err := s.h.db.QueryRowContext(ctx, `SELECT doc, hash, `+extraCols+` FROM core.incidents i WHERE id = ?`, id).Scan(&doc, &hash, &x.format, &x.file, &x.schema)
+	err := s.h.db.QueryRowContext(ctx, `SELECT doc, hash, `+extraCols+` FROM core.live_incidents i WHERE id = ?`, id).Scan(&doc, &hash, &x.format, &x.file, &x.schema)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, &incident.Error{Kind: incident.ErrNotFound, Field: "id", Msg: fmt.Sprintf("no case with id %q", id), Hint: "see the ids with 'incidents list'"}
 	}
@@ -46,7 +46,7 @@ func (s *Store) Get(ctx context.Context, id string) (*incident.Incident, error) 
 	if err != nil {
 		return nil, err
 	}
-	tags, err := tagsOf(ctx, s.h.db, `SELECT incident_id, facet, term, raw, origin, confidence, evidence FROM core.tags WHERE incident_id = ? ORDER BY seq`, id)
+	tags, err := tagsOf(ctx, s.h.db, `SELECT incident_id, facet, term, raw, origin, confidence, evidence FROM core.live_tags WHERE incident_id = ? ORDER BY seq`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (s *Store) Get(ctx context.Context, id string) (*incident.Incident, error) 
 // Count returns the number of cases.
 func (s *Store) Count(ctx context.Context) (int, error) {
 	var n int
-	err := s.h.db.QueryRowContext(ctx, `SELECT count(*) FROM core.incidents`).Scan(&n)
+	err := s.h.db.QueryRowContext(ctx, `SELECT count(*) FROM core.live_incidents`).Scan(&n)
 	return n, err
 }
 
@@ -87,14 +87,14 @@ func (s *Store) Each(ctx context.Context, f Filter, fn func(*incident.Incident) 
 		page += fmt.Sprintf(" OFFSET %d", f.Offset)
 	}
 	const order = ` ORDER BY i.day NULLS LAST, i.id`
-	rows, err := s.h.db.QueryContext(ctx, `SELECT i.id, i.doc, i.hash, `+extraCols+` FROM core.incidents i`+where+order+page, args...)
+	rows, err := s.h.db.QueryContext(ctx, `SELECT i.id, i.doc, i.hash, `+extraCols+` FROM core.live_incidents i`+where+order+page, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	// Each selected case's tags, in the same case order, then by position.
 	trows, err := s.h.db.QueryContext(ctx, `SELECT t.incident_id, t.facet, t.term, t.raw, t.origin, t.confidence, t.evidence
-FROM core.tags t JOIN (SELECT i.id, i.day FROM core.incidents i`+where+order+page+`) i ON i.id = t.incident_id
+FROM core.live_tags t JOIN (SELECT i.id, i.day FROM core.live_incidents i`+where+order+page+`) i ON i.id = t.incident_id
 ORDER BY i.day NULLS LAST, i.id, t.seq`, args...)
 	if err != nil {
 		return err
@@ -234,7 +234,7 @@ func decodeStream(ctx context.Context, rows *sql.Rows) <-chan *decodeBatch {
 	return ordered
 }
 
-// tagRow is one scanned core.tags row.
+// tagRow is one scanned core.live_tags row.
 type tagRow struct {
 	id, facet, origin string
 	term, raw, ev     sql.NullString
@@ -263,7 +263,7 @@ func decode(doc, hash string, x extra) (*incident.Incident, error) {
 	return in, nil
 }
 
-// sql renders the filter as a WHERE clause over core.incidents i.
+// sql renders the filter as a WHERE clause over core.live_incidents i.
 func (f Filter) sql() (string, []any, error) {
 	var conds []string
 	var args []any
@@ -294,7 +294,7 @@ func (f Filter) sql() (string, []any, error) {
 		}
 	}
 	if f.Facet != "" || f.Term != "" {
-		c := "EXISTS (SELECT 1 FROM core.tags x WHERE x.incident_id = i.id"
+		c := "EXISTS (SELECT 1 FROM core.live_tags x WHERE x.incident_id = i.id"
 		if f.Facet != "" {
 			c += " AND x.facet = ?"
 			args = append(args, string(f.Facet))

@@ -34,7 +34,7 @@ func (s *Store) EachForIndex(ctx context.Context, fn func(*incident.Incident) er
 	rows, err := s.h.db.QueryContext(ctx, `SELECT i.id, i.org, coalesce(i.product, ''), i.title, coalesce(i.summary, ''),
 	coalesce(i.date, ''), i.categories, i.keywords,
 	json_extract_string(i.doc, ['$.narrative', '$.symptoms', '$.root_cause', '$.trigger', '$.detection'])
-FROM core.incidents i`)
+FROM core.live_incidents i`)
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ const indexScanMemory = "256MB"
 // indexTags reads every case's tags (facet and term only, in position
 // order) keyed by case id, with facet and term strings shared.
 func (s *Store) indexTags(ctx context.Context) (map[string][]incident.Tag, error) {
-	rows, err := s.h.db.QueryContext(ctx, `SELECT incident_id, facet, term FROM core.tags
+	rows, err := s.h.db.QueryContext(ctx, `SELECT incident_id, facet, term FROM core.live_tags
 WHERE term IS NOT NULL ORDER BY incident_id, seq`)
 	if err != nil {
 		return nil, err

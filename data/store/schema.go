@@ -16,7 +16,7 @@ import (
 
 // SchemaVersion is the database layout written by this build. A database
 // with a higher core.meta schema_version is refused.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // migrations[i] brings a database from version i to i+1. Entries are never
 // edited once released; new layouts append a migration.
@@ -152,6 +152,37 @@ FROM (SELECT i.id, rc.term AS root_cause, coalesce(s.n, 0) AS n_sources, coalesc
 	LEFT JOIN (SELECT incident_id, count(*) AS n FROM core.sources GROUP BY incident_id) s ON s.incident_id = i.id
 	LEFT JOIN (SELECT incident_id, count(*) AS n FROM core.tags GROUP BY incident_id) t ON t.incident_id = i.id) d
 WHERE core.incidents.id = d.id;`,
+	// 3: the commit record (see batch.go). Every row of a versioned table
+	// carries the batch that wrote it and the batch that retired it;
+	// core.watermark holds the last committed and the last reserved
+	// batch, and the overrides stamp that core.meta held before. Rows
+	// that exist so far are batch 0, committed. The statements tolerate
+	// a partly applied earlier attempt, so that one always completes.
+	migration3(),
+}
+
+// migration3 is the text of migration 3: batch columns on every
+// versioned table and the one-row core.watermark. The table list is
+// written out here, not taken from versioned, so that the migration never
+// changes once released.
+func migration3() string {
+	var b strings.Builder
+	for _, t := range []string{"incidents", "tags", "sources", "action_items", "refs", "links", "generations", "overrides", "ingest_runs"} {
+		fmt.Fprintf(&b, "ALTER TABLE core.%s ADD COLUMN IF NOT EXISTS batch BIGINT DEFAULT 0;\n", t)
+		fmt.Fprintf(&b, "ALTER TABLE core.%s ADD COLUMN IF NOT EXISTS retired_by BIGINT;\n", t)
+	}
+	b.WriteString(`CREATE TABLE IF NOT EXISTS core.watermark (
+	committed BIGINT NOT NULL,
+	reserved BIGINT NOT NULL,
+	committed_at TIMESTAMP,
+	overrides_changed_at TIMESTAMP
+);
+INSERT INTO core.watermark
+SELECT 0, 0, NULL, CASE WHEN m.value IS NULL THEN NULL ELSE coalesce(try_cast(m.value AS TIMESTAMP), now()::TIMESTAMP) END
+FROM (SELECT max(value) AS value FROM core.meta WHERE key = 'overrides_changed_at') m
+WHERE NOT EXISTS (SELECT 1 FROM core.watermark);
+DELETE FROM core.meta WHERE key = 'overrides_changed_at';`)
+	return b.String()
 }
 
 // readVersion returns the schema version recorded in core.meta, 0 for an
@@ -185,9 +216,9 @@ type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
-// migrate checks the version and, read-write, applies pending migrations,
-// refreshes the vocabulary table and (re)creates the public views, all in
-// one transaction.
+// migrate checks the version and, read-write, applies pending migrations
+// one version step per transaction, refreshes the vocabulary table and
+// (re)creates the views.
 func (s *Store) migrate(ctx context.Context) error {
 	ver, err := readVersion(ctx, s.h.db)
 	if err != nil {
@@ -214,33 +245,60 @@ func (s *Store) migrate(ctx context.Context) error {
 			return nil
 		}
 	}
-	return s.tx(ctx, func(c *sql.Conn) error {
-		if ver == 0 {
-			if _, err := c.ExecContext(ctx, `CREATE SCHEMA IF NOT EXISTS core; CREATE TABLE IF NOT EXISTS core.meta (key VARCHAR NOT NULL, value VARCHAR)`); err != nil {
-				return err
+	// Each version step is one transaction that also records its version,
+	// so a failed or interrupted step leaves the file at the version
+	// before it. (One transaction for several steps is not possible:
+	// DuckDB cannot commit a transaction that altered a table after
+	// updating it, as steps 2 and 3 do in turn.) The last step, or a
+	// changed vocabulary alone, also refreshes the vocabulary and views.
+	if ver == SchemaVersion {
+		return s.tx(ctx, func(c *sql.Conn) error { return refreshVocabAndViews(ctx, c, vh) })
+	}
+	for v := ver; v < SchemaVersion; v++ {
+		err := s.tx(ctx, func(c *sql.Conn) error {
+			if v == 0 {
+				if _, err := c.ExecContext(ctx, `CREATE SCHEMA IF NOT EXISTS core; CREATE TABLE IF NOT EXISTS core.meta (key VARCHAR NOT NULL, value VARCHAR)`); err != nil {
+					return err
+				}
 			}
-		}
-		for v := ver; v < SchemaVersion; v++ {
 			if _, err := c.ExecContext(ctx, migrations[v]); err != nil {
 				return fmt.Errorf("migrating schema to version %d: %w", v+1, err)
 			}
-		}
-		if err := setMeta(ctx, c, "schema_version", strconv.Itoa(SchemaVersion)); err != nil {
-			return err
-		}
-		if err := fillVocab(ctx, c); err != nil {
-			return err
-		}
-		if err := setMeta(ctx, c, "vocab_hash", vh); err != nil {
-			return err
-		}
-		for _, v := range Views() {
-			if _, err := c.ExecContext(ctx, "CREATE OR REPLACE VIEW "+quoteIdent(v.Name)+" AS "+v.SQL); err != nil {
-				return fmt.Errorf("creating view %s: %w", v.Name, err)
+			if err := setMeta(ctx, c, "schema_version", strconv.Itoa(v+1)); err != nil {
+				return err
 			}
+			if v+1 < SchemaVersion {
+				return nil
+			}
+			return refreshVocabAndViews(ctx, c, vh)
+		})
+		if err != nil {
+			return err
 		}
-		return nil
-	})
+	}
+	return nil
+}
+
+// refreshVocabAndViews refills core.vocab, records the vocabulary hash and
+// (re)creates the internal and public views.
+func refreshVocabAndViews(ctx context.Context, c *sql.Conn, vh string) error {
+	if err := fillVocab(ctx, c); err != nil {
+		return err
+	}
+	if err := setMeta(ctx, c, "vocab_hash", vh); err != nil {
+		return err
+	}
+	for _, v := range internalViews() {
+		if _, err := c.ExecContext(ctx, "CREATE OR REPLACE VIEW core."+quoteIdent(v.Name)+" AS "+v.SQL); err != nil {
+			return fmt.Errorf("creating view core.%s: %w", v.Name, err)
+		}
+	}
+	for _, v := range Views() {
+		if _, err := c.ExecContext(ctx, "CREATE OR REPLACE VIEW "+quoteIdent(v.Name)+" AS "+v.SQL); err != nil {
+			return fmt.Errorf("creating view %s: %w", v.Name, err)
+		}
+	}
+	return nil
 }
 
 func setMeta(ctx context.Context, c querier, key, value string) error {
@@ -261,7 +319,7 @@ func vocabHash() string {
 			fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\n", f.ID, t.ID, t.Label, t.Parent, t.Description)
 		}
 	}
-	for _, v := range Views() {
+	for _, v := range append(internalViews(), Views()...) {
 		fmt.Fprintf(h, "%s\x00%s\n", v.Name, v.SQL)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]

@@ -100,6 +100,13 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
+	// Leftovers of an interrupted write go before anyone reads or writes.
+	if !opt.ReadOnly {
+		if err := s.clean(ctx); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("opening database %s: %w", path, err)
+		}
+	}
 	if path != ":memory:" {
 		handles[key] = h
 	}
@@ -143,7 +150,8 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // tx runs fn inside one explicit transaction on a single connection, so
 // that the Appender and ordinary statements share it. Any error rolls the
-// whole transaction back.
+// whole transaction back. Writes of data go through write (batch.go);
+// tx is for the schema and the cleanup.
 func (s *Store) tx(ctx context.Context, fn func(c *sql.Conn) error) (err error) {
 	if s.readOnly {
 		return ErrReadOnly
@@ -155,24 +163,18 @@ func (s *Store) tx(ctx context.Context, fn func(c *sql.Conn) error) (err error) 
 		return err
 	}
 	defer c.Close()
-	if _, err := c.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
+	return connTx(ctx, c, func() error { return fn(c) })
+}
+
+// clean runs cleanup on a read-write open, before anything else reads.
+func (s *Store) clean(ctx context.Context) error {
+	s.h.wmu.Lock()
+	defer s.h.wmu.Unlock()
+	c, err := s.h.db.Conn(ctx)
+	if err != nil {
 		return err
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			c.ExecContext(context.Background(), "ROLLBACK")
-			panic(p)
-		}
-		if err != nil {
-			if _, rerr := c.ExecContext(context.Background(), "ROLLBACK"); rerr != nil {
-				err = fmt.Errorf("%w (rollback: %v)", err, rerr)
-			}
-			return
-		}
-		if _, cerr := c.ExecContext(ctx, "COMMIT"); cerr != nil {
-			c.ExecContext(context.Background(), "ROLLBACK")
-			err = cerr
-		}
-	}()
-	return fn(c)
+	defer c.Close()
+	_, err = cleanup(ctx, c)
+	return err
 }

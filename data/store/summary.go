@@ -47,11 +47,11 @@ type FacetCoverage struct {
 func (s *Store) Summary(ctx context.Context) (*Summary, error) {
 	var sm Summary
 	var first, last, fq, lq sql.NullString
-	err := s.h.db.QueryRowContext(ctx, `SELECT count(*), count(DISTINCT lower(org)), min(date) FILTER (WHERE day = (SELECT min(day) FROM core.incidents)),
-		max(date) FILTER (WHERE day = (SELECT max(day) FROM core.incidents)), count(*) FILTER (WHERE day IS NULL),
+	err := s.h.db.QueryRowContext(ctx, `SELECT count(*), count(DISTINCT lower(org)), min(date) FILTER (WHERE day = (SELECT min(day) FROM core.live_incidents)),
+		max(date) FILTER (WHERE day = (SELECT max(day) FROM core.live_incidents)), count(*) FILTER (WHERE day IS NULL),
 		count(DISTINCT year), count(DISTINCT quarter), min(quarter), max(quarter),
 		count(ttd_minutes), count(ttr_minutes), count(*) FILTER (WHERE ttd_source = 'derived'), count(*) FILTER (WHERE ttr_source = 'derived')
-		FROM core.incidents`).Scan(&sm.Cases, &sm.Orgs, &first, &last, &sm.Undated, &sm.Years, &sm.Quarters, &fq, &lq,
+		FROM core.live_incidents`).Scan(&sm.Cases, &sm.Orgs, &first, &last, &sm.Undated, &sm.Years, &sm.Quarters, &fq, &lq,
 		&sm.TTDKnown, &sm.TTRKnown, &sm.TTDDerived, &sm.TTRDerived)
 	if err != nil {
 		return nil, err
@@ -60,7 +60,7 @@ func (s *Store) Summary(ctx context.Context) (*Summary, error) {
 	cov := map[incident.Facet]*FacetCoverage{}
 	rows, err := s.h.db.QueryContext(ctx, `SELECT facet, count(DISTINCT incident_id), count(*),
 		count(*) FILTER (WHERE origin = 'human'), count(*) FILTER (WHERE origin = 'imported'), count(*) FILTER (WHERE origin = 'auto')
-		FROM core.tags GROUP BY facet`)
+		FROM core.live_tags GROUP BY facet`)
 	if err != nil {
 		return nil, err
 	}
@@ -89,11 +89,11 @@ func (s *Store) Summary(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	if sm.Generation != nil {
-		if err := s.h.db.QueryRowContext(ctx, `SELECT count(*) FROM core.links WHERE generation = ?`, sm.Generation.Gen).Scan(&sm.Links); err != nil {
+		if err := s.h.db.QueryRowContext(ctx, `SELECT count(*) FROM core.live_links WHERE generation = ?`, sm.Generation.Gen).Scan(&sm.Links); err != nil {
 			return nil, err
 		}
 	}
-	if err := s.h.db.QueryRowContext(ctx, `SELECT count(*) FROM core.overrides`).Scan(&sm.Overrides); err != nil {
+	if err := s.h.db.QueryRowContext(ctx, `SELECT count(*) FROM core.live_overrides`).Scan(&sm.Overrides); err != nil {
 		return nil, err
 	}
 	return &sm, nil

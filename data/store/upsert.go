@@ -77,49 +77,139 @@ func (s *Store) Upsert(ctx context.Context, incs []*incident.Incident, run RunIn
 	// Validate, hash and marshal on every CPU while the existing hashes are
 	// read and, for a first load, while the cases are appended.
 	enc := startEncoder(incs)
-	type prior struct {
-		hash       string
-		ingestedAt time.Time
-	}
-	existing := make(map[string]prior)
-	rows, err := s.h.db.QueryContext(ctx, `SELECT id, hash, ingested_at FROM core.incidents`)
+	var rep *IngestReport
+	tr := trace("upsert")
+	err := s.write(ctx, func(w *writer) error {
+		existing, err := existingHashes(ctx, w.c)
+		if err != nil {
+			return err
+		}
+		if len(existing) > 0 {
+			if err := enc.wait(); err != nil {
+				return err
+			}
+		}
+		// A case whose content is unchanged but which brings human or
+		// automatic tags the store lacks is updated too (the hash covers
+		// imported tags only).
+		var lacking map[string]bool
+		if len(existing) > 0 {
+			if lacking, err = lackingTags(ctx, w.c, incs, func(i int) bool { return existing[incs[i].ID].hash == enc.hashes[i] }); err != nil {
+				return err
+			}
+		}
+		var changed []int
+		var updatedIDs []string
+		rep, changed, updatedIDs = classify(incs, enc.hashes, existing, lacking)
+		if len(changed) == 0 {
+			return nil
+		}
+		if err := w.begin(); err != nil {
+			return err
+		}
+		// The changed cases' updated_at (and a new case's ingested_at):
+		// strictly after every stored generation, so that the stored links
+		// count as stale (LinksFresh).
+		now, err := changeTime(ctx, w.c)
+		if err != nil {
+			return err
+		}
+		kept := map[string][]incident.Tag{}
+		if len(updatedIDs) > 0 {
+			if err := withIDs(ctx, w.c, updatedIDs); err != nil {
+				return err
+			}
+			kept, err = tagsOf(ctx, w.c, `SELECT incident_id, facet, term, raw, origin, confidence, evidence FROM core.live_tags
+				WHERE origin <> 'imported' AND incident_id IN (SELECT id FROM temp.batch_ids) ORDER BY incident_id, seq`)
+			if err != nil {
+				return err
+			}
+			// The updated cases' rows are superseded, not deleted: until the
+			// commit record, readers still see them.
+			for _, t := range []struct{ table, col string }{{"incidents", "id"}, {"tags", "incident_id"}, {"sources", "incident_id"}, {"action_items", "incident_id"}, {"refs", "incident_id"}} {
+				if _, err := w.retire(t.table, t.col+" IN (SELECT id FROM temp.batch_ids)"); err != nil {
+					return err
+				}
+			}
+			if _, err := w.c.ExecContext(ctx, `DROP TABLE temp.batch_ids`); err != nil {
+				return err
+			}
+		}
+		var runID int64
+		if err := w.c.QueryRowContext(ctx, `SELECT coalesce(max(run), 0) + 1 FROM core.live_ingest_runs`).Scan(&runID); err != nil {
+			return err
+		}
+		rep.Run = runID
+		tr("prepare")
+		return appendAll(w.c, w.id, func(ap *appenders) error {
+			defer tr("append")
+			for _, i := range changed {
+				in := incs[i]
+				ingested := now
+				if p, ok := existing[in.ID]; ok && !p.ingestedAt.IsZero() {
+					ingested = p.ingestedAt
+				}
+				hash, doc, tags, err := enc.get(i)
+				if err != nil {
+					return err
+				}
+				tags = keepTags(tags, kept[in.ID])
+				if err := ap.addCase(in, hash, doc, runID, ingested, now, tags); err != nil {
+					return fmt.Errorf("storing case %s: %w", in.ID, err)
+				}
+			}
+			return nil
+		}, func() error {
+			_, err := w.c.ExecContext(ctx, `INSERT INTO core.ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+				runID, run.Started.UTC(), time.Now().UTC(), run.Source, run.Files, run.Rejected, rep.New, rep.Updated, rep.Unchanged, w.id)
+			if err == nil && testHookBeforeCommit != nil {
+				err = testHookBeforeCommit()
+			}
+			return err
+		})
+	})
+	tr("commit")
 	if err != nil {
 		return nil, err
 	}
+	return rep, nil
+}
+
+// prior is what the store holds of a case an upsert compares with.
+type prior struct {
+	hash       string
+	ingestedAt time.Time
+}
+
+// existingHashes reads the stored cases' content hashes.
+func existingHashes(ctx context.Context, q querier) (map[string]prior, error) {
+	existing := make(map[string]prior)
+	rows, err := q.QueryContext(ctx, `SELECT id, hash, ingested_at FROM core.live_incidents`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
 	for rows.Next() {
 		var id, h string
 		var at sql.NullTime
 		if err := rows.Scan(&id, &h, &at); err != nil {
-			rows.Close()
 			return nil, err
 		}
 		existing[id] = prior{h, at.Time}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if len(existing) > 0 {
-		if err := enc.wait(); err != nil {
-			return nil, err
-		}
-	}
-	// A case whose content is unchanged but which brings human or automatic
-	// tags the store lacks is updated too (the hash covers imported tags
-	// only).
-	var lacking map[string]bool
-	if len(existing) > 0 {
-		if lacking, err = s.lackingTags(ctx, incs, func(i int) bool { return existing[incs[i].ID].hash == enc.hashes[i] }); err != nil {
-			return nil, err
-		}
-	}
+	return existing, rows.Err()
+}
+
+// classify decides what an upsert does with each case: the report, the
+// positions of the cases to write and the ids of the updated ones.
+func classify(incs []*incident.Incident, hashes []string, existing map[string]prior, lacking map[string]bool) (*IngestReport, []int, []string) {
 	rep := &IngestReport{Items: make([]ItemStatus, len(incs))}
 	var changed []int
 	var updatedIDs []string
 	for i, in := range incs {
 		st := StatusNew
 		if p, ok := existing[in.ID]; ok {
-			if p.hash == enc.hashes[i] && !lacking[in.ID] {
+			if p.hash == hashes[i] && !lacking[in.ID] {
 				st = StatusUnchanged
 			} else {
 				st = StatusUpdated
@@ -138,92 +228,29 @@ func (s *Store) Upsert(ctx context.Context, incs []*incident.Incident, run RunIn
 			rep.Unchanged++
 		}
 	}
-	if len(changed) == 0 {
-		return rep, nil
+	return rep, changed, updatedIDs
+}
+
+// keepTags merges the stored human, then automatic, tags of an updated
+// case into its incoming tags.
+func keepTags(tags, kept []incident.Tag) []incident.Tag {
+	for _, t := range kept {
+		if t.Origin == incident.Human {
+			tags = incident.MergeTags(tags, t)
+		}
 	}
-	var now time.Time
-	tr := trace("upsert")
-	defer tr("commit")
-	err = s.tx(ctx, func(c *sql.Conn) error {
-		// The changed cases' updated_at (and a new case's ingested_at):
-		// strictly after every stored generation, so that the stored links
-		// count as stale (LinksFresh).
-		if now, err = changeTime(ctx, c); err != nil {
-			return err
+	for _, t := range kept {
+		if t.Origin != incident.Human {
+			tags = incident.MergeTags(tags, t)
 		}
-		kept := map[string][]incident.Tag{}
-		if len(updatedIDs) > 0 {
-			if err := withIDs(ctx, c, updatedIDs); err != nil {
-				return err
-			}
-			kept, err = tagsOf(ctx, c, `SELECT incident_id, facet, term, raw, origin, confidence, evidence FROM core.tags
-				WHERE origin <> 'imported' AND incident_id IN (SELECT id FROM temp.batch_ids) ORDER BY incident_id, seq`)
-			if err != nil {
-				return err
-			}
-			for _, t := range []string{"incidents WHERE id", "tags WHERE incident_id", "sources WHERE incident_id", "action_items WHERE incident_id", "refs WHERE incident_id"} {
-				if _, err := c.ExecContext(ctx, "DELETE FROM core."+t+" IN (SELECT id FROM temp.batch_ids)"); err != nil {
-					return err
-				}
-			}
-			if _, err := c.ExecContext(ctx, `DROP TABLE temp.batch_ids`); err != nil {
-				return err
-			}
-		}
-		var runID int64
-		if err := c.QueryRowContext(ctx, `SELECT coalesce(max(run), 0) + 1 FROM core.ingest_runs`).Scan(&runID); err != nil {
-			return err
-		}
-		rep.Run = runID
-		tr("prepare")
-		return appendAll(c, func(ap *appenders) error {
-			defer tr("append")
-			for _, i := range changed {
-				in := incs[i]
-				ingested := now
-				if p, ok := existing[in.ID]; ok && !p.ingestedAt.IsZero() {
-					ingested = p.ingestedAt
-				}
-				hash, doc, tags, err := enc.get(i)
-				if err != nil {
-					return err
-				}
-				if k := kept[in.ID]; len(k) > 0 {
-					for _, t := range k {
-						if t.Origin == incident.Human {
-							tags = incident.MergeTags(tags, t)
-						}
-					}
-					for _, t := range k {
-						if t.Origin != incident.Human {
-							tags = incident.MergeTags(tags, t)
-						}
-					}
-				}
-				if err := ap.addCase(in, hash, doc, runID, ingested, now, tags); err != nil {
-					return fmt.Errorf("storing case %s: %w", in.ID, err)
-				}
-			}
-			return nil
-		}, func() error {
-			_, err := c.ExecContext(ctx, `INSERT INTO core.ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				runID, run.Started.UTC(), time.Now().UTC(), run.Source, run.Files, run.Rejected, rep.New, rep.Updated, rep.Unchanged)
-			if err == nil && testHookBeforeCommit != nil {
-				err = testHookBeforeCommit()
-			}
-			return err
-		})
-	})
-	if err != nil {
-		return nil, err
 	}
-	return rep, nil
+	return tags
 }
 
 // lackingTags returns the ids of the cases selected by same (stored with
 // the same content hash) that carry a human or automatic tag the store does
 // not hold with the same or a more authoritative origin.
-func (s *Store) lackingTags(ctx context.Context, incs []*incident.Incident, same func(int) bool) (map[string]bool, error) {
+func lackingTags(ctx context.Context, q querier, incs []*incident.Incident, same func(int) bool) (map[string]bool, error) {
 	want := map[string][]incident.Tag{}
 	for i, in := range incs {
 		for _, t := range in.Tags {
@@ -235,7 +262,7 @@ func (s *Store) lackingTags(ctx context.Context, incs []*incident.Incident, same
 	if len(want) == 0 {
 		return nil, nil
 	}
-	rows, err := s.h.db.QueryContext(ctx, `SELECT incident_id, facet, coalesce(term, ''), coalesce(raw, ''), origin FROM core.tags`)
+	rows, err := q.QueryContext(ctx, `SELECT incident_id, facet, coalesce(term, ''), coalesce(raw, ''), origin FROM core.live_tags`)
 	if err != nil {
 		return nil, err
 	}
@@ -296,17 +323,19 @@ func withIDs(ctx context.Context, c *sql.Conn, ids []string) error {
 	})
 }
 
-// appenders holds one Appender per base table written by an upsert.
+// appenders holds one Appender per base table written by an upsert, and
+// the batch id every row gets.
 type appenders struct {
 	inc, tags, sources, actions, refs *duckdb.Appender
+	batch                             int64
 }
 
 // appendAll opens the appenders on c, runs fill, closes (flushes) them, then
 // runs after. The caller's transaction makes the whole thing atomic.
-func appendAll(c *sql.Conn, fill func(*appenders) error, after func() error) error {
+func appendAll(c *sql.Conn, batch int64, fill func(*appenders) error, after func() error) error {
 	err := c.Raw(func(dc any) error {
 		conn := dc.(driver.Conn)
-		var ap appenders
+		ap := appenders{batch: batch}
 		var all []*duckdb.Appender
 		for _, x := range []struct {
 			dst   **duckdb.Appender
@@ -368,22 +397,22 @@ func (ap *appenders) addCase(in *incident.Incident, hash string, doc []byte, run
 		nullStr(in.Severity), nullStr(in.Scope), nullStr(in.UsersAffected), nullStr(in.Region),
 		list(in.Categories), list(in.Keywords), nullStr(in.Format), nullStr(in.SourceFile), caseSchema(in.Schema),
 		hash, doc, run, ingested, now,
-		rootCause, rootClass, int64(len(in.Sources)), int64(len(tags)),
+		rootCause, rootClass, int64(len(in.Sources)), int64(len(tags)), ap.batch, nil,
 	); err != nil {
 		return err
 	}
 	for i, t := range tags {
-		if err := ap.tags.AppendRow(in.ID, int32(i), string(t.Facet), nullStr(t.Term), nullStr(t.Raw), string(t.Origin), nullF(t.Confidence), nullStr(t.Evidence)); err != nil {
+		if err := ap.tags.AppendRow(in.ID, int32(i), string(t.Facet), nullStr(t.Term), nullStr(t.Raw), string(t.Origin), nullF(t.Confidence), nullStr(t.Evidence), ap.batch, nil); err != nil {
 			return err
 		}
 	}
 	for i, src := range in.Sources {
-		if err := ap.sources.AppendRow(in.ID, int32(i), nullStr(src.URL), nullStr(src.Kind), nullStr(src.Note)); err != nil {
+		if err := ap.sources.AppendRow(in.ID, int32(i), nullStr(src.URL), nullStr(src.Kind), nullStr(src.Note), ap.batch, nil); err != nil {
 			return err
 		}
 	}
 	for i, a := range in.ActionItems {
-		if err := ap.actions.AppendRow(in.ID, int32(i), a); err != nil {
+		if err := ap.actions.AppendRow(in.ID, int32(i), a, ap.batch, nil); err != nil {
 			return err
 		}
 	}
@@ -392,7 +421,7 @@ func (ap *appenders) addCase(in *incident.Incident, hash string, doc []byte, run
 		if r.Year != 0 {
 			y = int32(r.Year)
 		}
-		if err := ap.refs.AppendRow(in.ID, int32(i), r.ID, nullStr(r.Title), nullStr(r.Org), y, nullStr(r.Reason)); err != nil {
+		if err := ap.refs.AppendRow(in.ID, int32(i), r.ID, nullStr(r.Title), nullStr(r.Org), y, nullStr(r.Reason), ap.batch, nil); err != nil {
 			return err
 		}
 	}

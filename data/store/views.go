@@ -1,7 +1,9 @@
 package store
 
 // View is one public view users query with SQL; its columns are stable
-// across releases (new columns may be added at the end).
+// across releases (new columns may be added at the end). Every public view
+// reads the core.live_* views, so it shows exactly the committed state
+// (see batch.go).
 type View struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description"`
@@ -30,7 +32,7 @@ func Views() []View {
 	categories, keywords,
 	n_sources, n_tags,
 	format, source_file, hash, ingested_at, updated_at
-FROM core.incidents`,
+FROM core.live_incidents`,
 			Columns: []Column{
 				{"id", "VARCHAR", "Case id, e.g. IL-0395."},
 				{"org", "VARCHAR", "Organisation the incident happened to."},
@@ -72,10 +74,10 @@ FROM core.incidents`,
 			Name:        "durations",
 			Description: "Known TTD and TTR figures, one row per case and metric; unknown figures have no row.",
 			SQL: `SELECT id AS incident_id, 'ttd' AS metric, ttd_minutes AS minutes, ttd_source AS source, quarter, year, org
-FROM core.incidents WHERE ttd_minutes IS NOT NULL
+FROM core.live_incidents WHERE ttd_minutes IS NOT NULL
 UNION ALL
 SELECT id, 'ttr', ttr_minutes, ttr_source, quarter, year, org
-FROM core.incidents WHERE ttr_minutes IS NOT NULL`,
+FROM core.live_incidents WHERE ttr_minutes IS NOT NULL`,
 			Columns: []Column{
 				{"incident_id", "VARCHAR", "Case id."},
 				{"metric", "VARCHAR", "'ttd' (time to detect) or 'ttr' (time to resolve)."},
@@ -91,7 +93,7 @@ FROM core.incidents WHERE ttr_minutes IS NOT NULL`,
 			Description: "Taxonomy tags on cases with their labels, origin and evidence.",
 			SQL: `SELECT t.incident_id, t.facet, t.term, coalesce(v.label, t.raw) AS label,
 	coalesce(v.class, split_part(t.term, '/', 1)) AS class, t.origin, t.confidence, t.evidence, t.raw, t.seq
-FROM core.tags t LEFT JOIN core.vocab v ON v.facet = t.facet AND v.term = t.term`,
+FROM core.live_tags t LEFT JOIN core.vocab v ON v.facet = t.facet AND v.term = t.term`,
 			Columns: []Column{
 				{"incident_id", "VARCHAR", "Case id."},
 				{"facet", "VARCHAR", "symptom, root_cause, trigger, component, detection or remediation."},
@@ -110,7 +112,7 @@ FROM core.tags t LEFT JOIN core.vocab v ON v.facet = t.facet AND v.term = t.term
 			Description: "Related-case links of the current generation, best first.",
 			SQL: `SELECT l.from_id AS incident_id, l.to_id AS related_id, l.rank, l.score, l.text_score, l.tag_score,
 	l.reason, l.shared_tags, l.shared_terms, l.pinned, l.generation
-FROM core.links l JOIN core.generations g ON g.gen = l.generation AND g.current`,
+FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND g.current`,
 			Columns: []Column{
 				{"incident_id", "VARCHAR", "Case the link starts from."},
 				{"related_id", "VARCHAR", "Related case."},
@@ -128,7 +130,7 @@ FROM core.links l JOIN core.generations g ON g.gen = l.generation AND g.current`
 		{
 			Name:        "sources",
 			Description: "Where each case's facts come from.",
-			SQL:         `SELECT incident_id, seq, url, kind, note FROM core.sources`,
+			SQL:         `SELECT incident_id, seq, url, kind, note FROM core.live_sources`,
 			Columns: []Column{
 				{"incident_id", "VARCHAR", "Case id."},
 				{"seq", "INTEGER", "Position of the source on its case."},
@@ -140,7 +142,7 @@ FROM core.links l JOIN core.generations g ON g.gen = l.generation AND g.current`
 		{
 			Name:        "action_items",
 			Description: "Follow-up actions listed by each case.",
-			SQL:         `SELECT incident_id, seq, text FROM core.action_items`,
+			SQL:         `SELECT incident_id, seq, text FROM core.live_action_items`,
 			Columns: []Column{
 				{"incident_id", "VARCHAR", "Case id."},
 				{"seq", "INTEGER", "Position of the item on its case."},
@@ -150,7 +152,7 @@ FROM core.links l JOIN core.generations g ON g.gen = l.generation AND g.current`
 		{
 			Name:        "references",
 			Description: "Related cases named by the imported source itself (evaluation labels, not computed links). Quote the name in SQL: SELECT * FROM \"references\".",
-			SQL:         `SELECT incident_id, seq, ref_id AS referenced_id, title, org, year, reason FROM core.refs`,
+			SQL:         `SELECT incident_id, seq, ref_id AS referenced_id, title, org, year, reason FROM core.live_refs`,
 			Columns: []Column{
 				{"incident_id", "VARCHAR", "Case whose source names the reference."},
 				{"seq", "INTEGER", "Position of the reference on its case."},
@@ -177,7 +179,7 @@ FROM core.links l JOIN core.generations g ON g.gen = l.generation AND g.current`
 		{
 			Name:        "generations",
 			Description: "Related-link generations kept: the current one and the previous one.",
-			SQL:         `SELECT gen AS generation, created_at, cases, newest_date, newest_id, params, current FROM core.generations`,
+			SQL:         `SELECT gen AS generation, created_at, cases, newest_date, newest_id, params, current FROM core.live_generations`,
 			Columns: []Column{
 				{"generation", "BIGINT", "Generation number, increasing."},
 				{"created_at", "TIMESTAMP", "When it was computed, UTC."},

@@ -22,7 +22,7 @@ func TestCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.DB().Exec(`INSERT INTO core.tags VALUES ('GONE-1', 0, 'symptom', 'timeouts', NULL, 'auto', NULL, NULL)`); err != nil {
+	if _, err := s.DB().Exec(`INSERT INTO core.tags VALUES ('GONE-1', 0, 'symptom', 'timeouts', NULL, 'auto', NULL, NULL, 0, NULL)`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
