@@ -1,18 +1,21 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 )
 
-// crashSeed is the seed of the kill delays; INCIDENTS_CRASH_SEED overrides
+// crashSeed is the seed of the kill points; INCIDENTS_CRASH_SEED overrides
 // it to explore other points, and every failure prints the seed and run.
 func crashSeed(t *testing.T) uint64 {
 	if s := os.Getenv("INCIDENTS_CRASH_SEED"); s != "" {
@@ -25,43 +28,223 @@ func crashSeed(t *testing.T) uint64 {
 	return 20261130
 }
 
-// crashRuns is how many kills each command gets.
-func crashRuns() int {
-	if testing.Short() {
-		return 5
+// crashKills is how many kills a command gets: many on the small corpora,
+// a few on the generated ones above DuckDB's row group (each kill there
+// runs the command most of the way). INCIDENTS_CRASH_KILLS=N gives every
+// large command N kills (and the tag command at 20k and 60k, which runs the
+// tagger over every case, its place among them) for a deeper run.
+func crashKills(t *testing.T, size int) int {
+	if s := os.Getenv("INCIDENTS_CRASH_KILLS"); s != "" && size > 0 {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("INCIDENTS_CRASH_KILLS=%q: want a positive number", s)
+		}
+		return n
 	}
-	return 50
+	switch {
+	case size == 0 && testing.Short():
+		return 5
+	case size == 0:
+		return 50
+	case testing.Short() && size <= 20_000:
+		return 1
+	case testing.Short():
+		return 0
+	case size <= 20_000:
+		return 3
+	}
+	return 1
 }
 
 // crashCase is one command to kill: the database it starts from and its
 // arguments.
 type crashCase struct {
-	name string
-	from string // database the command starts from
-	args []string
+	name  string
+	from  string // database the command starts from
+	args  []string
+	kills int
 }
 
-// TestCrashConsistency kills 'incidents ingest' and 'incidents related
-// --recompute' with SIGKILL at seeded random points between start and their
-// typical duration. After every kill the database must open, pass 'incidents
-// check', and hold exactly the state before or the state after the command,
-// read-only and read-write alike; running the command again must then
-// reach the state after.
+// TestCrashConsistency kills 'incidents ingest', 'incidents tag' and
+// 'incidents related --recompute' with SIGKILL at seeded points. After
+// every kill the database must open, pass 'incidents check', and hold
+// exactly the state before or the state after the command, read-only and
+// read-write alike; a read-write open must leave no hidden rows; running
+// the command again must then reach the state after.
+//
+// The small cases import the icco corpus over the bundled one and
+// recompute its links. The large ones use generated corpora of 20,000 and
+// 60,000 cases, whose tags (about 6 a case) and links (10 a case) fill
+// more than one DuckDB row group of 122,880 rows: a new ingest over the
+// bundled corpus, an ingest that updates every case, a recompute and
+// (with INCIDENTS_CRASH_KILLS) the auto-tagger. Kill points concentrate
+// where DuckDB's commit runs (see killPoint).
 func TestCrashConsistency(t *testing.T) {
 	if _, err := os.Stat(icco); err != nil {
 		t.Fatalf("the crash test imports %s: %v", icco, err)
 	}
+	seed := crashSeed(t)
+	t.Run("small", func(t *testing.T) {
+		dir := t.TempDir()
+		// Before the recompute: the bundled corpus with its links, plus
+		// icco imported, so that the recompute changes every case's links.
+		withIcco := filepath.Join(dir, "with-icco.duckdb")
+		copyDB(t, bundledDB, withIcco)
+		mustRun(t, withIcco, "ingest", icco)
+		n := crashKills(t, 0)
+		for _, c := range []crashCase{
+			{"ingest", bundledDB, []string{"ingest", icco}, n},
+			{"recompute", withIcco, []string{"related", "--recompute"}, n},
+			{"tag", bundledDB, []string{"tag"}, max(n/5, 1)},
+		} {
+			t.Run(c.name, func(t *testing.T) { crashCommand(t, c, seed) })
+		}
+	})
+	for _, size := range []int{20_000, 60_000} {
+		t.Run(strconv.Itoa(size), func(t *testing.T) {
+			kills := crashKills(t, size)
+			if kills == 0 {
+				t.Skip("the 60,000-case crash runs are skipped under -short")
+			}
+			crashLarge(t, size, kills, seed)
+		})
+	}
+}
+
+// crashLarge runs the generated-corpus cases of one size.
+func crashLarge(t *testing.T, size, kills int, seed uint64) {
 	dir := t.TempDir()
-	// Before the recompute: the bundled corpus with its links, plus icco
-	// imported, so that the recompute changes every case's links.
-	withIcco := filepath.Join(dir, "with-icco.duckdb")
-	copyDB(t, bundledDB, withIcco)
-	mustRun(t, withIcco, "ingest", icco)
-	for _, c := range []crashCase{
-		{"ingest", bundledDB, []string{"ingest", icco}},
-		{"recompute", withIcco, []string{"related", "--recompute"}},
-	} {
-		t.Run(c.name, func(t *testing.T) { crashCommand(t, c, crashSeed(t)) })
+	corpus := func(s int) string {
+		out := filepath.Join(dir, fmt.Sprintf("gen-%d", s))
+		if b, err := exec.Command(bin, "gen", "--n", strconv.Itoa(size), "--seed", strconv.Itoa(s), "--out", out).CombinedOutput(); err != nil {
+			t.Fatalf("gen: %v\n%s", err, b)
+		}
+		return out
+	}
+	first, second := corpus(1), corpus(2)
+	// The generated corpus over the bundled one, for the commands that
+	// start from it.
+	loaded := filepath.Join(dir, "loaded.duckdb")
+	copyDB(t, bundledDB, loaded)
+	mustRun(t, loaded, "ingest", first)
+	cases := []crashCase{
+		{"ingest-new", bundledDB, []string{"ingest", first}, kills},
+		{"ingest-update", loaded, []string{"ingest", second}, kills},
+		{"recompute", loaded, []string{"related", "--recompute"}, kills},
+	}
+	if os.Getenv("INCIDENTS_CRASH_KILLS") != "" {
+		cases = append(cases, crashCase{"tag", loaded, []string{"tag"}, kills})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { crashCommand(t, c, seed) })
+	}
+}
+
+// walGrowing is the size from which the write-ahead log is taken to be
+// written by a large commit rather than by a one-row transaction.
+const walGrowing = 64 << 10
+
+// timeline is when, after a command started, its write-ahead log first
+// appeared and first grew past walGrowing (0: never), and when it exited.
+type timeline struct{ wal, grew, exit time.Duration }
+
+// killPoint is when one run is killed: delay after its anchor. Kind
+// "wal" anchors on the write-ahead log growing past walGrowing (or, for a
+// command whose clean run never grew it that far, on the log appearing),
+// where DuckDB commits a large transaction; "end" kills at a seeded point
+// in the last quarter of the clean run's duration, where every command
+// commits; "any" at a seeded point of the whole run.
+type killPoint struct {
+	kind   string
+	onGrow bool // "wal": anchor on the log growing rather than appearing
+	delay  time.Duration
+}
+
+func (k killPoint) String() string { return k.kind + "+" + k.delay.Round(time.Millisecond).String() }
+
+// killPoints draws n kill points from the clean run's timeline: every
+// other one at the log ("wal"), then "end" and "any" in turn, so that a
+// command with one kill is killed during its commit.
+func killPoints(rng *rand.Rand, n int, clean timeline) []killPoint {
+	var out []killPoint
+	for i := 0; i < n; i++ {
+		var k killPoint
+		switch {
+		case i%2 == 0:
+			after := clean.wal
+			if clean.grew > 0 {
+				after = clean.grew
+			}
+			// Within the clean run's window from the anchor to the exit,
+			// and at least the 250 ms of the reproduction in issue 13.
+			window := max(clean.exit-after, 250*time.Millisecond)
+			k = killPoint{"wal", clean.grew > 0, time.Duration(rng.Int64N(int64(window) + 1))}
+		case i%4 == 1:
+			k = killPoint{"end", false, clean.exit*3/4 + time.Duration(rng.Int64N(int64(clean.exit/4)+1))}
+		default:
+			k = killPoint{"any", false, time.Duration(rng.Int64N(int64(clean.exit) + 1))}
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// runWatched runs the binary on db with args and records its timeline;
+// with kill set it kills the process (SIGKILL) at that point and reports
+// whether the kill came before the process exited.
+func runWatched(t *testing.T, db string, args []string, kill *killPoint) (timeline, bool) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"--db", db}, args...)...)
+	cmd.Env = append(os.Environ(), "INCIDENTS_DB=")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var tl timeline
+	var killAt time.Duration = -1
+	if kill != nil && kill.kind != "wal" {
+		killAt = kill.delay
+	}
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			tl.exit = time.Since(start)
+			if err != nil && kill == nil {
+				t.Fatalf("incidents %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+			}
+			return tl, false
+		case <-tick.C:
+		}
+		now := time.Since(start)
+		if st, err := os.Stat(db + ".wal"); err == nil {
+			if tl.wal == 0 {
+				tl.wal = now
+				if kill != nil && kill.kind == "wal" && !kill.onGrow {
+					killAt = now + kill.delay
+				}
+			}
+			if tl.grew == 0 && st.Size() > walGrowing {
+				tl.grew = now
+				if kill != nil && kill.kind == "wal" && kill.onGrow {
+					killAt = now + kill.delay
+				}
+			}
+		}
+		if killAt >= 0 && now >= killAt {
+			if cmd.Process.Kill() != nil {
+				continue // it has just exited
+			}
+			err := <-done
+			tl.exit = time.Since(start)
+			// A process that had exited before the signal reports success.
+			return tl, err != nil
+		}
 	}
 }
 
@@ -70,44 +253,24 @@ func crashCommand(t *testing.T, c crashCase, seed uint64) {
 	db := filepath.Join(dir, "work.duckdb")
 	before := fingerprint(t, c.from, false)
 
-	// The state after, and the command's typical duration (the median of
-	// three clean runs).
-	var took []time.Duration
-	var after string
-	for i := 0; i < 3; i++ {
-		copyDB(t, c.from, db)
-		r := mustRun(t, db, c.args...)
-		took = append(took, r.took)
-		fp := fingerprint(t, db, false)
-		if after != "" && fp != after {
-			t.Fatalf("the command is not deterministic:\n%s\n%s", after, fp)
-		}
-		after = fp
-	}
-	sort.Slice(took, func(i, j int) bool { return took[i] < took[j] })
-	typical := took[1]
+	// The state after and the timeline of a clean run.
+	copyDB(t, c.from, db)
+	clean, _ := runWatched(t, db, c.args, nil)
+	after := fingerprint(t, db, false)
 	if after == before {
 		t.Fatalf("the command changes nothing, the test would prove nothing: %s", before)
 	}
-	t.Logf("%s: typical duration %v; seed %d", c.name, typical, seed)
+	t.Logf("%s: clean run %v (log at %v, grew at %v); seed %d", c.name, clean.exit.Round(time.Millisecond),
+		clean.wal.Round(time.Millisecond), clean.grew.Round(time.Millisecond), seed)
 
 	rng := rand.New(rand.NewPCG(seed, uint64(len(c.name))))
 	outcomes := map[string]int{}
-	var delays []time.Duration
-	for run := 0; run < crashRuns(); run++ {
+	reran := false
+	points := killPoints(rng, c.kills, clean)
+	for run, k := range points {
 		copyDB(t, c.from, db)
-		delay := time.Duration(rng.Int64N(int64(typical) + 1))
-		delays = append(delays, delay)
-		cmd := exec.Command(bin, append([]string{"--db", db}, c.args...)...)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(delay)
-		killed := cmd.Process.Kill() == nil
-		cmd.Wait()
-		if killed && cmd.ProcessState.ExitCode() == 0 {
-			killed = false // it had finished before the signal
-		}
+		_, killed := runWatched(t, db, c.args, &k)
+		where := fmt.Sprintf("seed %d run %d (kill %v)", seed, run, k)
 
 		// Read-only: check and fingerprint at once (DuckDB lets readers share).
 		var wg sync.WaitGroup
@@ -118,29 +281,51 @@ func crashCommand(t *testing.T, c crashCase, seed uint64) {
 		wg.Wait()
 		state := stateName(fpRO, before, after)
 		if state == "" {
-			t.Fatalf("seed %d run %d (kill after %v): the database holds a mix:\nbefore %s\nafter  %s\nfound  %s", seed, run, delay, before, after, fpRO)
+			t.Fatalf("%s: the database holds a mix:\nbefore %s\nafter  %s\nfound  %s", where, before, after, fpRO)
 		}
-		// Read-write (replays any log): the same state.
+		if !killed && state != "after" {
+			t.Fatalf("%s: the command finished but the database holds the state before", where)
+		}
+		// Read-write (replays any log and removes what an interrupted
+		// write left): the same state, and nothing hidden any more.
 		if fpRW := fingerprint(t, db, true); fpRW != fpRO {
-			t.Fatalf("seed %d run %d (kill after %v): read-only open saw %s, read-write open %s", seed, run, delay, fpRO, fpRW)
+			t.Fatalf("%s: read-only open saw %s, read-write open %s", where, fpRO, fpRW)
+		}
+		if n := hiddenRows(t, db); n != 0 {
+			t.Fatalf("%s: %d hidden rows remain after a read-write open", where, n)
 		}
 		if !killed {
 			state = "finished"
 		}
 		outcomes[state]++
-		// Every fifth run: running the command again completes it.
-		if run%5 == 0 && state == "before" {
+		// Running the command again completes it: every fifth run, and at
+		// least once per command.
+		if state == "before" && (run%5 == 0 || !reran) {
+			reran = true
 			mustRun(t, db, c.args...)
 			if fp := fingerprint(t, db, false); fp != after {
-				t.Fatalf("seed %d run %d: the command run again after the kill gave %s, want %s", seed, run, fp, after)
+				t.Fatalf("%s: the command run again after the kill gave %s, want %s", where, fp, after)
 			}
 			checkDB(t, db)
 		}
 	}
-	sort.Slice(delays, func(i, j int) bool { return delays[i] < delays[j] })
-	t.Logf("%s: %d kills (delays %v..%v): %d left the state before, %d the state after, %d finished first",
-		c.name, len(delays), delays[0].Round(time.Millisecond), delays[len(delays)-1].Round(time.Millisecond),
-		outcomes["before"], outcomes["after"], outcomes["finished"])
+	sort.Slice(points, func(i, j int) bool { return points[i].delay < points[j].delay })
+	t.Logf("%s: %d kills (%v): %d left the state before, %d the state after, %d finished first",
+		c.name, len(points), points, outcomes["before"], outcomes["after"], outcomes["finished"])
+}
+
+// hiddenRows is what 'incidents check -o json' reports as hidden rows
+// (0 when it reports none).
+func hiddenRows(t *testing.T, db string) int64 {
+	t.Helper()
+	r := mustRun(t, db, "check", "-o", "json")
+	var v struct {
+		Hidden int64 `json:"hidden_rows"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+		t.Fatalf("check -o json: %v\n%s", err, r.stdout)
+	}
+	return v.Hidden
 }
 
 // stateName says whether fp is the state before or after ("" for neither).

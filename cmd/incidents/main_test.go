@@ -109,23 +109,25 @@ func mustRun(t testing.TB, db string, args ...string) result {
 	return r
 }
 
-// fingerprintSQL sums content hashes of every core table a command may
-// change, leaving out timestamps: two databases with the same fingerprint
-// hold the same cases, tags, sources, runs and current links.
+// fingerprintSQL sums content hashes of what a command may change, leaving
+// out timestamps: two databases with the same fingerprint hold the same
+// cases, tags, sources, runs and current links. It reads the visible state
+// (the store's core.live_* views), which is what every reader sees; rows an
+// interrupted write left behind are hidden there (see the crash test).
 const fingerprintSQL = `SELECT
- (SELECT count(*) FROM core.incidents) AS cases,
- (SELECT coalesce(sum(hash(id, hash, doc)), 0) FROM core.incidents) AS cases_hash,
- (SELECT count(*) FROM core.tags) AS tags,
- (SELECT coalesce(sum(hash(incident_id, seq, facet, term, origin)), 0) FROM core.tags) AS tags_hash,
- (SELECT count(*) FROM core.sources) AS sources,
- (SELECT count(*) FROM core.action_items) AS action_items,
- (SELECT count(*) FROM core.refs) AS refs,
- (SELECT count(*) FROM core.ingest_runs) AS runs,
- (SELECT count(*) FROM core.generations) AS generations,
- (SELECT max(gen) FILTER (WHERE current) FROM core.generations) AS current_gen,
- (SELECT count(*) FROM core.links l JOIN core.generations g ON g.gen = l.generation AND g.current) AS current_links,
- (SELECT coalesce(sum(hash(from_id, to_id, rank)), 0) FROM core.links l JOIN core.generations g ON g.gen = l.generation AND g.current) AS links_hash,
- (SELECT count(*) FROM core.links) AS all_links`
+ (SELECT count(*) FROM core.live_incidents) AS cases,
+ (SELECT coalesce(sum(hash(id, hash, doc, root_cause, n_sources, n_tags)), 0) FROM core.live_incidents) AS cases_hash,
+ (SELECT count(*) FROM core.live_tags) AS tags,
+ (SELECT coalesce(sum(hash(incident_id, seq, facet, term, origin)), 0) FROM core.live_tags) AS tags_hash,
+ (SELECT count(*) FROM core.live_sources) AS sources,
+ (SELECT count(*) FROM core.live_action_items) AS action_items,
+ (SELECT count(*) FROM core.live_refs) AS refs,
+ (SELECT count(*) FROM core.live_ingest_runs) AS runs,
+ (SELECT count(*) FROM core.live_generations) AS generations,
+ (SELECT max(gen) FILTER (WHERE current) FROM core.live_generations) AS current_gen,
+ (SELECT count(*) FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND g.current) AS current_links,
+ (SELECT coalesce(sum(hash(from_id, to_id, rank)), 0) FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND g.current) AS links_hash,
+ (SELECT count(*) FROM core.live_links) AS all_links`
 
 // fingerprint returns the fingerprint of db read through 'incidents sql'
 // (read-only, or read-write when write is set, which also replays and

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"incidents/data/incident"
 )
@@ -186,5 +187,193 @@ func TestMigrateV1RollsBack(t *testing.T) {
 	var vocab int
 	if err := db.QueryRow(`SELECT count(*) FROM core.vocab`).Scan(&vocab); err != nil || vocab != 0 {
 		t.Fatalf("vocab filled by a failed migration: %d %v", vocab, err)
+	}
+}
+
+// createV2 writes a database of schema version 2 the way the version 2
+// store left it: the version 1 layout (createV1) with migration 2 applied,
+// and extra statements run afterwards.
+func createV2(t *testing.T, path string, cases []*incident.Incident, extra ...string) {
+	t.Helper()
+	createV1(t, path, cases)
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range append([]string{migrations[1], `UPDATE core.meta SET value = '2' WHERE key = 'schema_version'`}, extra...) {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// tableLayouts describes the columns of every core table.
+func tableLayouts(t *testing.T, q querier) string {
+	t.Helper()
+	rows, err := q.QueryContext(context.Background(), `SELECT table_name, column_name, data_type, coalesce(column_default, ''), is_nullable
+		FROM information_schema.columns WHERE table_schema = 'core'
+		AND table_name IN (SELECT table_name FROM information_schema.tables WHERE table_schema = 'core' AND table_type = 'BASE TABLE')
+		ORDER BY table_name, ordinal_position`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var tb, n, ty, def, null string
+		if err := rows.Scan(&tb, &n, &ty, &def, &null); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(tb + "." + n + " " + ty + " " + def + " " + null + "\n")
+	}
+	return b.String()
+}
+
+// Version 2 to 3 adds the commit record: every stored row becomes part of
+// committed batch 0, so readers see exactly what they saw; the overrides
+// stamp moves from core.meta to core.watermark (an unreadable one counts
+// as a change now); the layout is a new database's, and every write works.
+func TestMigrateV2ToV3(t *testing.T) {
+	ctx := context.Background()
+	for _, stamp := range []string{"2020-01-02 03:04:05.000006", "yesterday", ""} {
+		t.Run("stamp "+stamp, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "v2.duckdb")
+			extra := []string{
+				`INSERT INTO core.generations VALUES (1, now() - INTERVAL 2 HOUR, 5, NULL, NULL, NULL, false), (2, now() + INTERVAL 1 HOUR, 5, NULL, NULL, NULL, true)`,
+				`INSERT INTO core.links VALUES (1, 'A-1', 'C-1', 1, 0.4, 0.2, 0.2, 'x', NULL, NULL, false), (2, 'A-1', 'B-1', 1, 0.5, 0.3, 0.2, 'same root cause', NULL, NULL, true)`,
+				`INSERT INTO core.overrides VALUES ('A-1', 'B-1', 'pin', now() - INTERVAL 1 DAY)`,
+				`INSERT INTO core.ingest_runs VALUES (1, now(), now(), 'test', 5, 0, 5, 0, 0)`,
+			}
+			if stamp != "" {
+				extra = append(extra, `INSERT INTO core.meta VALUES ('overrides_changed_at', '`+stamp+`')`)
+			}
+			createV2(t, path, derivedCases(), extra...)
+			before := fileSum(t, path)
+			if _, err := Open(ctx, path, Options{ReadOnly: true}); !errors.Is(err, incident.ErrSchema) {
+				t.Fatalf("read-only open of version 2: %v", err)
+			}
+			if fileSum(t, path) != before {
+				t.Fatal("read-only open modified the file")
+			}
+			s, err := Open(ctx, path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if v, err := readVersion(ctx, s.DB()); err != nil || v != 3 {
+				t.Fatalf("version after migration %d %v", v, err)
+			}
+			if p, err := s.Check(ctx); err != nil || len(p) != 0 {
+				t.Fatalf("migrated database: %+v %v", p, err)
+			}
+			if n, err := s.Hidden(ctx); err != nil || n != 0 {
+				t.Fatalf("hidden rows after migration %d %v", n, err)
+			}
+			var cases, tags, links, gens, overrides, runs, metaStamps int
+			var committed, reserved int64
+			var changed sql.NullTime
+			if err := s.DB().QueryRow(`SELECT (SELECT count(*) FROM incidents), (SELECT count(*) FROM tags), (SELECT count(*) FROM related),
+				(SELECT count(*) FROM generations), (SELECT count(*) FROM core.live_overrides), (SELECT count(*) FROM core.live_ingest_runs),
+				(SELECT count(*) FROM core.meta WHERE key = 'overrides_changed_at'), committed, reserved, overrides_changed_at FROM core.watermark`).
+				Scan(&cases, &tags, &links, &gens, &overrides, &runs, &metaStamps, &committed, &reserved, &changed); err != nil {
+				t.Fatal(err)
+			}
+			if cases != 5 || tags != 12 || links != 1 || gens != 2 || overrides != 1 || runs != 1 || metaStamps != 0 || committed != 0 || reserved != 0 {
+				t.Fatalf("after migration: %d cases, %d tags, %d current links, %d generations, %d overrides, %d runs, %d stamps left in meta, watermark %d/%d",
+					cases, tags, links, gens, overrides, runs, metaStamps, committed, reserved)
+			}
+			switch stamp {
+			case "":
+				if changed.Valid {
+					t.Fatalf("no stamp became %v", changed.Time)
+				}
+			case "yesterday":
+				if !changed.Valid || time.Since(changed.Time) > time.Hour {
+					t.Fatalf("an unreadable stamp became %v, want now", changed)
+				}
+			default:
+				if !changed.Valid || changed.Time.Format(metaLayout) != stamp {
+					t.Fatalf("stamp %q became %v", stamp, changed)
+				}
+			}
+			// Fresh: the current generation is newer than every change, unless
+			// the unreadable stamp now counts as one.
+			if fresh := mustFresh(t, s); fresh != (stamp != "yesterday") {
+				t.Fatalf("links fresh = %v after migrating stamp %q", fresh, stamp)
+			}
+			fresh, _ := openTemp(t)
+			if a, b := tableLayouts(t, s.DB()), tableLayouts(t, fresh.DB()); a != b {
+				t.Fatalf("migrated layout\n%s\nnew layout\n%s", a, b)
+			}
+			// Every write path on the migrated file.
+			if g, err := s.Rollback(ctx); err != nil || g.Gen != 1 {
+				t.Fatalf("rollback after migration: %+v %v", g, err)
+			}
+			c := minimal("C-1", "Org", "2021")
+			c.Title = "Changed"
+			if rep := mustUpsert(t, s, c, minimal("N-1", "Org", "2023")); rep.New != 1 || rep.Updated != 1 {
+				t.Fatalf("upsert after migration: %+v", rep)
+			}
+			if err := s.SetHumanTag(ctx, "B-1", incident.Tag{Facet: incident.RootCause, Term: "hardware/disk"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.ReplaceAutoTags(ctx, map[string][]incident.Tag{"N-1": {tag(incident.RootCause, "overload", incident.Auto)}}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.WriteGeneration(ctx, Generation{Cases: 6}, linksFor("A-1", "N-1")); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.ClearOverride(ctx, "A-1", "B-1"); err != nil {
+				t.Fatal(err)
+			}
+			agree(t, s, "writes after migration")
+			if p, err := s.Check(ctx); err != nil || len(p) != 0 {
+				t.Fatalf("after writes: %+v %v", p, err)
+			}
+			if gs, err := s.Generations(ctx); err != nil || len(gs) != 2 || gs[0].Gen != 3 || !gs[0].Current || gs[1].Gen != 1 {
+				t.Fatalf("generations after writes: %+v %v", gs, err)
+			}
+			if n, err := s.Hidden(ctx); err != nil || n != 0 {
+				t.Fatalf("hidden rows after writes %d %v", n, err)
+			}
+		})
+	}
+}
+
+// metaLayout is how the version 2 store wrote the overrides stamp.
+const metaLayout = "2006-01-02 15:04:05.000000"
+
+// TestMigrateV2RollsBack makes migration 3 fail half-way (the file already
+// has a core.watermark of another layout) and checks the file is left at
+// version 2 with none of the migration's changes.
+func TestMigrateV2RollsBack(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v2.duckdb")
+	createV2(t, path, derivedCases(), `CREATE TABLE core.watermark (x INTEGER)`,
+		`INSERT INTO core.meta VALUES ('overrides_changed_at', '2020-01-02 03:04:05.000006')`)
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout := tableLayouts(t, db)
+	db.Close()
+	if _, err := Open(ctx, path, Options{}); err == nil || !strings.Contains(err.Error(), "version 3") {
+		t.Fatalf("got %v, want a failed migration to version 3", err)
+	}
+	db, err = sql.Open("duckdb", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if v, err := readVersion(ctx, db); err != nil || v != 2 {
+		t.Fatalf("version after failed migration %d %v", v, err)
+	}
+	if got := tableLayouts(t, db); got != layout || strings.Contains(got, "retired_by") {
+		t.Fatalf("layout after failed migration\n%s\nbefore\n%s", got, layout)
+	}
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM core.meta WHERE key = 'overrides_changed_at'`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("overrides stamp after failed migration: %d %v", n, err)
 	}
 }

@@ -155,9 +155,11 @@ WHERE core.incidents.id = d.id;`,
 	// 3: the commit record (see batch.go). Every row of a versioned table
 	// carries the batch that wrote it and the batch that retired it;
 	// core.watermark holds the last committed and the last reserved
-	// batch, and the overrides stamp that core.meta held before. Rows
-	// that exist so far are batch 0, committed. The statements tolerate
-	// a partly applied earlier attempt, so that one always completes.
+	// batch, and the overrides stamp that core.meta held before (one that
+	// does not read as a time still counts as a change after every
+	// generation). Rows that exist so far are batch 0, committed. The
+	// statements tolerate a partly applied earlier attempt, so that one
+	// always completes.
 	migration3(),
 }
 
@@ -178,7 +180,8 @@ func migration3() string {
 	overrides_changed_at TIMESTAMP
 );
 INSERT INTO core.watermark
-SELECT 0, 0, NULL, CASE WHEN m.value IS NULL THEN NULL ELSE coalesce(try_cast(m.value AS TIMESTAMP), now()::TIMESTAMP) END
+SELECT 0, 0, NULL, CASE WHEN m.value IS NULL THEN NULL ELSE coalesce(try_cast(m.value AS TIMESTAMP),
+	greatest(now()::TIMESTAMP, (SELECT max(created_at) + INTERVAL 1 MICROSECOND FROM core.generations))) END
 FROM (SELECT max(value) AS value FROM core.meta WHERE key = 'overrides_changed_at') m
 WHERE NOT EXISTS (SELECT 1 FROM core.watermark);
 DELETE FROM core.meta WHERE key = 'overrides_changed_at';`)

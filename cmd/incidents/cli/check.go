@@ -20,11 +20,14 @@ func newCheckCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Check the database's integrity",
-		Long: `check verifies the database: schema version, duplicate ids, tags, sources,
-references and related links that point to missing cases, that exactly one
-link generation is current, and that every public view answers with its
-documented columns. Each problem comes with a hint; the exit status is
-non-zero when any is found.`,
+		Long: `check verifies the database as every reader sees it: schema version, the
+commit record, duplicate ids, tags, sources, references and related links
+that point to missing cases, that exactly one link generation is current,
+and that every public view answers with its documented columns. Each
+problem comes with a hint; the exit status is non-zero when any is found.
+Rows a killed write left behind are hidden from every reader; check says
+how many (hidden_rows with -o json), and the next write or read-write open
+removes them.`,
 		Example: `  incidents check
   incidents --db other.duckdb check -o json`,
 		Args: cobra.NoArgs,
@@ -44,15 +47,21 @@ non-zero when any is found.`,
 			return err
 		}
 		n, _ := s.Count(cmd.Context())
+		// Rows an interrupted write left are hidden from every reader and
+		// removed by the next read-write open: not a problem, but said.
+		hidden, _ := s.Hidden(cmd.Context())
 		if format == FormatJSON {
 			if problems == nil {
 				problems = []store.Problem{}
 			}
-			if err := writeJSON(app.Stdout, map[string]any{"db": app.DBPath, "cases": n, "problems": problems}); err != nil {
+			if err := writeJSON(app.Stdout, map[string]any{"db": app.DBPath, "cases": n, "problems": problems, "hidden_rows": hidden}); err != nil {
 				return err
 			}
 		} else if len(problems) == 0 {
 			fmt.Fprintf(app.Stdout, "%s: ok (%d cases, schema version %d)\n", app.DBPath, n, store.SchemaVersion)
+			if hidden > 0 {
+				fmt.Fprintf(app.Stdout, "note: %d rows of an interrupted write are hidden and will be removed by the next write (or any read-write open)\n", hidden)
+			}
 		} else {
 			t := &Table{Header: []string{"CHECK", "PROBLEM", "HINT"}}
 			for _, p := range problems {
