@@ -31,8 +31,9 @@ func crashSeed(t *testing.T) uint64 {
 // crashKills is how many kills a command gets: many on the small corpora,
 // a few on the generated ones above DuckDB's row group (each kill there
 // runs the command most of the way). INCIDENTS_CRASH_KILLS=N gives every
-// large command N kills (and the tag command at 20k and 60k, which runs the
-// tagger over every case, its place among them) for a deeper run.
+// large command N kills for a deeper run; INCIDENTS_CRASH_TAG=1 adds the
+// auto-tagger at 20k and 60k cases (it tags every case: minutes a run; the
+// store's TestWritesKilled kills its write at that size in every run).
 func crashKills(t *testing.T, size int) int {
 	if s := os.Getenv("INCIDENTS_CRASH_KILLS"); s != "" && size > 0 {
 		n, err := strconv.Atoi(s)
@@ -51,10 +52,13 @@ func crashKills(t *testing.T, size int) int {
 	case testing.Short():
 		return 0
 	case size <= 20_000:
-		return 3
+		return 2
 	}
 	return 1
 }
+
+// deepCrash is set for the deeper run INCIDENTS_CRASH_KILLS asks for.
+func deepCrash() bool { return os.Getenv("INCIDENTS_CRASH_KILLS") != "" }
 
 // crashCase is one command to kill: the database it starts from and its
 // arguments.
@@ -63,6 +67,12 @@ type crashCase struct {
 	from  string // database the command starts from
 	args  []string
 	kills int
+	// rerun: after a kill that left the state before, run the command
+	// again and expect the state after (once per command; every fifth run
+	// on the small corpora).
+	rerun bool
+	// keep, when set, receives a copy of the database of the clean run.
+	keep string
 }
 
 // TestCrashConsistency kills 'incidents ingest', 'incidents tag' and
@@ -72,13 +82,13 @@ type crashCase struct {
 // read-write alike; a read-write open must leave no hidden rows; running
 // the command again must then reach the state after.
 //
-// The small cases import the icco corpus over the bundled one and
-// recompute its links. The large ones use generated corpora of 20,000 and
-// 60,000 cases, whose tags (about 6 a case) and links (10 a case) fill
-// more than one DuckDB row group of 122,880 rows: a new ingest over the
-// bundled corpus, an ingest that updates every case, a recompute and
-// (with INCIDENTS_CRASH_KILLS) the auto-tagger. Kill points concentrate
-// where DuckDB's commit runs (see killPoint).
+// The small cases import the icco corpus over the bundled one, recompute
+// its links and auto-tag the bundled corpus. The large ones use generated
+// corpora of 20,000 and 60,000 cases, whose tags (about 6 a case) and
+// links (10 a case) fill more than one DuckDB row group of 122,880 rows
+// (see crashLarge). Kill points concentrate where DuckDB's commit runs
+// (see killPoint); a kill that comes after the command exited counts as
+// "finished".
 func TestCrashConsistency(t *testing.T) {
 	if _, err := os.Stat(icco); err != nil {
 		t.Fatalf("the crash test imports %s: %v", icco, err)
@@ -93,9 +103,9 @@ func TestCrashConsistency(t *testing.T) {
 		mustRun(t, withIcco, "ingest", icco)
 		n := crashKills(t, 0)
 		for _, c := range []crashCase{
-			{"ingest", bundledDB, []string{"ingest", icco}, n},
-			{"recompute", withIcco, []string{"related", "--recompute"}, n},
-			{"tag", bundledDB, []string{"tag"}, max(n/5, 1)},
+			{name: "ingest", from: bundledDB, args: []string{"ingest", icco}, kills: n, rerun: true},
+			{name: "recompute", from: withIcco, args: []string{"related", "--recompute"}, kills: n, rerun: true},
+			{name: "tag", from: bundledDB, args: []string{"tag"}, kills: max(n/10, 1), rerun: true},
 		} {
 			t.Run(c.name, func(t *testing.T) { crashCommand(t, c, seed) })
 		}
@@ -111,7 +121,12 @@ func TestCrashConsistency(t *testing.T) {
 	}
 }
 
-// crashLarge runs the generated-corpus cases of one size.
+// crashLarge runs the generated-corpus cases of one size: a new ingest over
+// the bundled corpus, then, from its result, an ingest of a corpus with the
+// same ids and other content (every case updated) and a recompute (and
+// the tagger with INCIDENTS_CRASH_TAG). At 60,000 cases, and under
+// -short, the updating ingest and the reruns after a kill are left to the
+// deeper run.
 func crashLarge(t *testing.T, size, kills int, seed uint64) {
 	dir := t.TempDir()
 	corpus := func(s int) string {
@@ -121,19 +136,23 @@ func crashLarge(t *testing.T, size, kills int, seed uint64) {
 		}
 		return out
 	}
-	first, second := corpus(1), corpus(2)
+	first := corpus(1)
 	// The generated corpus over the bundled one, for the commands that
-	// start from it.
+	// start from it: the clean run of the new ingest.
 	loaded := filepath.Join(dir, "loaded.duckdb")
-	copyDB(t, bundledDB, loaded)
-	mustRun(t, loaded, "ingest", first)
-	cases := []crashCase{
-		{"ingest-new", bundledDB, []string{"ingest", first}, kills},
-		{"ingest-update", loaded, []string{"ingest", second}, kills},
-		{"recompute", loaded, []string{"related", "--recompute"}, kills},
+	full := (size <= 20_000 && !testing.Short()) || deepCrash()
+	t.Run("ingest-new", func(t *testing.T) {
+		crashCommand(t, crashCase{name: "ingest-new", from: bundledDB, args: []string{"ingest", first}, kills: kills, rerun: full, keep: loaded}, seed)
+	})
+	if _, err := os.Stat(loaded); err != nil {
+		t.Fatalf("the new ingest left no database to go on from: %v", err)
 	}
-	if os.Getenv("INCIDENTS_CRASH_KILLS") != "" {
-		cases = append(cases, crashCase{"tag", loaded, []string{"tag"}, kills})
+	cases := []crashCase{{name: "recompute", from: loaded, args: []string{"related", "--recompute"}, kills: kills, rerun: full}}
+	if full {
+		cases = append(cases, crashCase{name: "ingest-update", from: loaded, args: []string{"ingest", corpus(2)}, kills: kills, rerun: true})
+	}
+	if os.Getenv("INCIDENTS_CRASH_TAG") != "" {
+		cases = append(cases, crashCase{name: "tag", from: loaded, args: []string{"tag"}, kills: kills, rerun: true})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { crashCommand(t, c, seed) })
@@ -149,40 +168,39 @@ const walGrowing = 64 << 10
 type timeline struct{ wal, grew, exit time.Duration }
 
 // killPoint is when one run is killed: delay after its anchor. Kind
-// "wal" anchors on the write-ahead log growing past walGrowing (or, for a
-// command whose clean run never grew it that far, on the log appearing),
-// where DuckDB commits a large transaction; "end" kills at a seeded point
-// in the last quarter of the clean run's duration, where every command
-// commits; "any" at a seeded point of the whole run.
+// "wal" anchors on the write-ahead log growing past walGrowing, where
+// DuckDB commits a large transaction through the log; "tail" kills at a
+// seeded point in the last stretch of the clean run's duration, where
+// every command commits (and where a commit DuckDB makes by writing the
+// database file instead of the log, as it does for the largest ones,
+// runs); "any" at a seeded point of the whole run.
 type killPoint struct {
-	kind   string
-	onGrow bool // "wal": anchor on the log growing rather than appearing
-	delay  time.Duration
+	kind  string
+	delay time.Duration
 }
 
 func (k killPoint) String() string { return k.kind + "+" + k.delay.Round(time.Millisecond).String() }
 
 // killPoints draws n kill points from the clean run's timeline: every
-// other one at the log ("wal"), then "end" and "any" in turn, so that a
-// command with one kill is killed during its commit.
+// other one at the log ("wal", or "tail" when the clean run's log never
+// grew), then "tail" and "any" in turn, so that a command with one kill is
+// killed during its commit.
 func killPoints(rng *rand.Rand, n int, clean timeline) []killPoint {
+	// The tail: the last two seconds, at most a third of the run.
+	tail := min(2*time.Second, clean.exit/3)
 	var out []killPoint
 	for i := 0; i < n; i++ {
 		var k killPoint
 		switch {
-		case i%2 == 0:
-			after := clean.wal
-			if clean.grew > 0 {
-				after = clean.grew
-			}
-			// Within the clean run's window from the anchor to the exit,
-			// and at least the 250 ms of the reproduction in issue 13.
-			window := max(clean.exit-after, 250*time.Millisecond)
-			k = killPoint{"wal", clean.grew > 0, time.Duration(rng.Int64N(int64(window) + 1))}
-		case i%4 == 1:
-			k = killPoint{"end", false, clean.exit*3/4 + time.Duration(rng.Int64N(int64(clean.exit/4)+1))}
+		case i%2 == 0 && clean.grew > 0:
+			// Within the clean run's window from the log growing to the
+			// exit, and at least the 250 ms of the reproduction in issue 13.
+			window := max(clean.exit-clean.grew, 250*time.Millisecond)
+			k = killPoint{"wal", time.Duration(rng.Int64N(int64(window) + 1))}
+		case i%4 == 3:
+			k = killPoint{"any", time.Duration(rng.Int64N(int64(clean.exit) + 1))}
 		default:
-			k = killPoint{"any", false, time.Duration(rng.Int64N(int64(clean.exit) + 1))}
+			k = killPoint{"tail", clean.exit - time.Duration(rng.Int64N(int64(tail)+1))}
 		}
 		out = append(out, k)
 	}
@@ -225,13 +243,10 @@ func runWatched(t *testing.T, db string, args []string, kill *killPoint) (timeli
 		if st, err := os.Stat(db + ".wal"); err == nil {
 			if tl.wal == 0 {
 				tl.wal = now
-				if kill != nil && kill.kind == "wal" && !kill.onGrow {
-					killAt = now + kill.delay
-				}
 			}
 			if tl.grew == 0 && st.Size() > walGrowing {
 				tl.grew = now
-				if kill != nil && kill.kind == "wal" && kill.onGrow {
+				if kill != nil && kill.kind == "wal" {
 					killAt = now + kill.delay
 				}
 			}
@@ -257,6 +272,9 @@ func crashCommand(t *testing.T, c crashCase, seed uint64) {
 	copyDB(t, c.from, db)
 	clean, _ := runWatched(t, db, c.args, nil)
 	after := fingerprint(t, db, false)
+	if c.keep != "" {
+		copyDB(t, db, c.keep)
+	}
 	if after == before {
 		t.Fatalf("the command changes nothing, the test would prove nothing: %s", before)
 	}
@@ -298,9 +316,8 @@ func crashCommand(t *testing.T, c crashCase, seed uint64) {
 			state = "finished"
 		}
 		outcomes[state]++
-		// Running the command again completes it: every fifth run, and at
-		// least once per command.
-		if state == "before" && (run%5 == 0 || !reran) {
+		// Running the command again completes it.
+		if c.rerun && state == "before" && (run%5 == 0 || !reran) {
 			reran = true
 			mustRun(t, db, c.args...)
 			if fp := fingerprint(t, db, false); fp != after {

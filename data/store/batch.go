@@ -112,6 +112,8 @@ func (w *writer) begin() error {
 		return errors.New("store: write begun twice")
 	}
 	var id int64
+	tr := trace("begin")
+	defer tr("reserved")
 	err := connTx(w.ctx, w.c, func() error {
 		return w.c.QueryRowContext(w.ctx, `UPDATE core.watermark SET reserved = greatest(reserved, committed) + 1 RETURNING reserved`).Scan(&id)
 	})
@@ -150,10 +152,12 @@ func (s *Store) write(ctx context.Context, fn func(w *writer) error) error {
 		return err
 	}
 	w := &writer{ctx: ctx, c: c}
+	tr := trace("write")
 	err = runWrite(w, fn)
 	if err != nil || w.id == 0 {
 		return err
 	}
+	tr("fn+commit")
 	if testHookWrite != nil {
 		if err := testHookWrite("committed"); err != nil {
 			return err
@@ -162,6 +166,7 @@ func (s *Store) write(ctx context.Context, fn func(w *writer) error) error {
 	if err := record(ctx, c, w); err != nil {
 		return err
 	}
+	tr("record")
 	if testHookWrite != nil {
 		if err := testHookWrite("recorded"); err != nil {
 			return err
@@ -170,6 +175,7 @@ func (s *Store) write(ctx context.Context, fn func(w *writer) error) error {
 	// The write is committed and visible; what is left only takes space,
 	// and the next open or write removes it if this fails.
 	cleanup(context.WithoutCancel(ctx), c)
+	tr("cleanup")
 	return nil
 }
 

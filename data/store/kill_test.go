@@ -107,8 +107,8 @@ func TestKillHelper(t *testing.T) {
 }
 
 // killState renders the visible state of the database at path (what every
-// reader sees), opened read-only, or read-write when write is set, and
-// checks it; it also returns the number of hidden rows.
+// reader sees), opened read-only and checked, or read-write (which removes
+// leftovers) when write is set; it also returns the number of hidden rows.
 func killState(t *testing.T, path string, write bool) (string, int64) {
 	t.Helper()
 	ctx := context.Background()
@@ -117,8 +117,10 @@ func killState(t *testing.T, path string, write bool) (string, int64) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if p, err := s.Check(ctx); err != nil || len(p) != 0 {
-		t.Fatalf("check: %+v %v", p, err)
+	if !write {
+		if p, err := s.Check(ctx); err != nil || len(p) != 0 {
+			t.Fatalf("check: %+v %v", p, err)
+		}
 	}
 	n, err := s.Hidden(ctx)
 	if err != nil {

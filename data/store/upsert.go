@@ -48,7 +48,8 @@ type IngestReport struct {
 	New, Updated, Unchanged int
 }
 
-// Upsert stores cases in one transaction. The content hash decides:
+// Upsert stores cases in one write (one transaction made visible by its
+// commit record; see batch.go). The content hash decides:
 // identical content is "unchanged" and not written; changed content is
 // "updated": imported tags, sources, action items and references are
 // replaced while human and automatic tags are kept (an imported tag with
@@ -57,7 +58,8 @@ type IngestReport struct {
 // way; a case with unchanged content that brings a human or automatic tag
 // the store lacks is "updated" as well (so an edited case file that only
 // adds human tags is not ignored, while re-importing what 'show -o json'
-// printed stays "unchanged"). Any error leaves the database unchanged.
+// printed stays "unchanged"). Any error, or a crash at any point, leaves
+// what readers see unchanged.
 func (s *Store) Upsert(ctx context.Context, incs []*incident.Incident, run RunInfo) (*IngestReport, error) {
 	if s.readOnly {
 		return nil, ErrReadOnly
