@@ -186,8 +186,8 @@ func (k killPoint) String() string { return k.kind + "+" + k.delay.Round(time.Mi
 // grew), then "tail" and "any" in turn, so that a command with one kill is
 // killed during its commit.
 func killPoints(rng *rand.Rand, n int, clean timeline) []killPoint {
-	// The tail: the last two seconds, at most a third of the run.
-	tail := min(2*time.Second, clean.exit/3)
+	// The tail: the last four seconds, at most a third of the run.
+	tail := min(4*time.Second, clean.exit/3)
 	var out []killPoint
 	for i := 0; i < n; i++ {
 		var k killPoint

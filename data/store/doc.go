@@ -68,6 +68,6 @@
 // holds the file.
 //
 // One *sql.DB is shared by every Store opened on the same file in a
-// process. Setting STORE_TRACE=1 prints upsert phase timings (wall and
-// process CPU time) to stderr.
+// process. Setting STORE_TRACE=1 prints the phase timings of writes and
+// upserts (wall and process CPU time) to stderr.
 package store

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -36,5 +37,40 @@ func TestCheck(t *testing.T) {
 	out, _, _ = runCLI(t, "--db", db, "check", "-o", "json")
 	if !strings.Contains(out, `"check": "orphan-tags"`) {
 		t.Fatalf("json report:\n%s", out)
+	}
+}
+
+// Rows of a write that never got its commit record are hidden from every
+// reader: check passes and says how many there are, and the next
+// read-write open removes them.
+func TestCheckHiddenRows(t *testing.T) {
+	db := tempDB(t)
+	mustRun(t, "--db", db, "ingest", seedsDir)
+	s, err := store.Open(context.Background(), db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What a killed write can leave: rows of a batch above the watermark.
+	if _, err := s.DB().Exec(`INSERT INTO core.tags SELECT * REPLACE (incident_id || '-X' AS incident_id, 999 AS batch) FROM core.tags`); err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	if err := s.DB().QueryRow(`SELECT count(*) FROM core.tags WHERE batch = 999`).Scan(&n); err != nil || n == 0 {
+		t.Fatalf("leftover rows %d %v", n, err)
+	}
+	s.Close()
+	out, _ := mustRun(t, "--db", db, "check")
+	want := fmt.Sprintf("note: %d rows of an interrupted write are hidden", n)
+	if !strings.Contains(out, "ok (3 cases") || !strings.Contains(out, want) {
+		t.Fatalf("check with hidden rows:\n%s\nwant %q", out, want)
+	}
+	out, _ = mustRun(t, "--db", db, "check", "-o", "json")
+	if !strings.Contains(out, fmt.Sprintf(`"hidden_rows": %d`, n)) || !strings.Contains(out, `"problems": []`) {
+		t.Fatalf("json:\n%s", out)
+	}
+	mustRun(t, "--db", db, "sql", "--write", "SELECT 1")
+	out, _ = mustRun(t, "--db", db, "check", "-o", "json")
+	if !strings.Contains(out, `"hidden_rows": 0`) {
+		t.Fatalf("after a read-write open:\n%s", out)
 	}
 }
