@@ -138,23 +138,17 @@ var testHookWrite func(step string) error
 // write superseded. An error from fn rolls its transaction back. Only
 // one write runs at a time per database in this process.
 func (s *Store) write(ctx context.Context, fn func(w *writer) error) error {
-	if s.readOnly {
-		return ErrReadOnly
-	}
-	s.h.wmu.Lock()
-	defer s.h.wmu.Unlock()
-	c, err := s.h.db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
+	return s.writeConn(ctx, func(c *sql.Conn) error { return writeOn(ctx, c, fn) })
+}
+
+// writeOn is write on the connection c, under the write lock.
+func writeOn(ctx context.Context, c *sql.Conn, fn func(w *writer) error) error {
 	if _, err := cleanup(ctx, c); err != nil {
 		return err
 	}
 	w := &writer{ctx: ctx, c: c}
 	tr := trace("write")
-	err = runWrite(w, fn)
-	if err != nil || w.id == 0 {
+	if err := runWrite(w, fn); err != nil || w.id == 0 {
 		return err
 	}
 	tr("fn+commit")

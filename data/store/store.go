@@ -102,7 +102,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	}
 	// Leftovers of an interrupted write go before anyone reads or writes.
 	if !opt.ReadOnly {
-		if err := s.clean(ctx); err != nil {
+		if err := s.writeConn(ctx, func(c *sql.Conn) error { _, err := cleanup(ctx, c); return err }); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("opening database %s: %w", path, err)
 		}
@@ -151,8 +151,16 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 // tx runs fn inside one explicit transaction on a single connection, so
 // that the Appender and ordinary statements share it. Any error rolls the
 // whole transaction back. Writes of data go through write (batch.go);
-// tx is for the schema and the cleanup.
-func (s *Store) tx(ctx context.Context, fn func(c *sql.Conn) error) (err error) {
+// tx is for the schema.
+func (s *Store) tx(ctx context.Context, fn func(c *sql.Conn) error) error {
+	return s.writeConn(ctx, func(c *sql.Conn) error {
+		return connTx(ctx, c, func() error { return fn(c) })
+	})
+}
+
+// writeConn runs fn on one connection while holding the process's write
+// lock of the database.
+func (s *Store) writeConn(ctx context.Context, fn func(c *sql.Conn) error) error {
 	if s.readOnly {
 		return ErrReadOnly
 	}
@@ -163,18 +171,5 @@ func (s *Store) tx(ctx context.Context, fn func(c *sql.Conn) error) (err error) 
 		return err
 	}
 	defer c.Close()
-	return connTx(ctx, c, func() error { return fn(c) })
-}
-
-// clean runs cleanup on a read-write open, before anything else reads.
-func (s *Store) clean(ctx context.Context) error {
-	s.h.wmu.Lock()
-	defer s.h.wmu.Unlock()
-	c, err := s.h.db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	_, err = cleanup(ctx, c)
-	return err
+	return fn(c)
 }

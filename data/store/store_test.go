@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,20 +84,27 @@ func dump(t testing.TB, s *Store) string {
 		}
 		cols, _ := rows.Columns()
 		fmt.Fprintf(&b, "== %s %v\n", tb, cols)
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		for rows.Next() {
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			fmt.Fprintln(&b, vals...)
-		}
-		rows.Close()
+		writeRows(t, &b, rows)
 	}
 	return b.String()
+}
+
+// writeRows writes every row of rows to b, one line each, and closes rows.
+func writeRows(t testing.TB, b *strings.Builder, rows *sql.Rows) {
+	t.Helper()
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintln(b, vals...)
+	}
 }
 
 func fileSum(t testing.TB, path string) [32]byte {
