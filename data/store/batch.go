@@ -157,7 +157,10 @@ func writeOn(ctx context.Context, c *sql.Conn, fn func(w *writer) error) error {
 			return err
 		}
 	}
-	if err := record(ctx, c, w); err != nil {
+	// The write's transaction is committed: the commit record is written
+	// whatever the context says, so that a stop signal arriving now cannot
+	// leave a recorded write reported as failed (nor a failed one as done).
+	if err := record(context.WithoutCancel(ctx), c, w); err != nil {
 		return err
 	}
 	tr("record")
