@@ -12,7 +12,8 @@ const copyAlias = "incidents_copy"
 
 // WriteCopy writes a new database file at path holding every public view
 // of s as a table of the same name (main.incidents, main.tags, ...) and
-// the link generations (core.generations, which CurrentGeneration reads).
+// the committed link generations (core.live_generations, which
+// CurrentGeneration reads).
 // Statistics, reports and ad hoc SQL answer from such a copy exactly as
 // from s, while s's file is free for writers. An existing file at path is
 // replaced. The copy is written inside one read of s, so it shows one
@@ -47,7 +48,7 @@ func (s *Store) WriteCopy(ctx context.Context, path string, check func() error) 
 		stmts = append(stmts, `CREATE TABLE `+copyAlias+`.main.`+name+` AS SELECT * FROM main.`+name)
 	}
 	stmts = append(stmts, `CREATE SCHEMA `+copyAlias+`.core`,
-		`CREATE TABLE `+copyAlias+`.core.generations AS SELECT * FROM core.generations`, `COMMIT`)
+		`CREATE TABLE `+copyAlias+`.core.live_generations AS SELECT * FROM core.live_generations`, `COMMIT`)
 	for _, q := range stmts {
 		if check != nil {
 			if err := check(); err != nil {
