@@ -9,6 +9,7 @@ require (
 	github.com/duckdb/duckdb-go/v2 v2.10506.0 // DuckDB 1.5.6; the database file format follows this version
 	github.com/go-echarts/go-echarts/v2 v2.6.7 // chart options for the report; ECharts itself comes from npm (Makefile)
 	github.com/goccy/go-yaml v1.19.2
+	github.com/google/jsonschema-go v0.4.3 // the go-sdk's schema library: output schemas of the MCP tools
 	github.com/kljensen/snowball v0.10.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // the MCP protocol version the server speaks
 	github.com/schollz/progressbar/v3 v3.19.1
@@ -30,7 +31,6 @@ require (
 	github.com/go-viper/mapstructure/v2 v2.5.0 // indirect
 	github.com/goccy/go-json v0.10.5 // indirect
 	github.com/google/flatbuffers v25.12.19+incompatible // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/klauspost/compress v1.18.3 // indirect

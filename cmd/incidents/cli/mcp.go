@@ -3,9 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"incidents/cmd/incidents/internal/engine"
@@ -49,8 +47,7 @@ runs in a process of its own. Diagnostics go to stderr.`,
 		}
 		defer e.Close()
 		go e.Watch(ctx)
-		t := &mcp.IOTransport{Reader: io.NopCloser(app.Stdin), Writer: nopWriteCloser{app.Stdout}}
-		err = mcptools.NewServer(e, serverVersion).Run(ctx, t)
+		err = mcptools.NewServer(e, serverVersion).Run(ctx, mcptools.StdioTransport(app.Stdin, app.Stdout))
 		if err != nil && ctx.Err() != nil {
 			// SIGINT or SIGTERM is how a client stops the server, as for serve.
 			fmt.Fprintln(app.Stderr, "mcp: stopped")
@@ -60,7 +57,3 @@ runs in a process of its own. Diagnostics go to stderr.`,
 	}
 	return cmd
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -72,12 +72,6 @@ type SQLInput struct {
 	MaxRows int    `json:"max_rows,omitempty" jsonschema:"row limit (default 1000, at most 10000)"`
 }
 
-// SimilarOutput is the result of similar_incidents.
-type SimilarOutput struct {
-	ID      string            `json:"id"`
-	Similar []engine.LinkView `json:"similar"`
-}
-
 // NewServer returns an MCP server whose tools query e.
 func NewServer(e *engine.Engine, version string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "incidents", Title: "Incident library", Version: version}, &mcp.ServerOptions{
@@ -85,20 +79,22 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			"browse the taxonomy (vocab, get_topic), TTD/TTR statistics with confidence intervals (stats) and read-only SQL (query_sql).",
 	})
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(bool)}
-	mcp.AddTool(s, &mcp.Tool{Name: "search_incidents", Annotations: ro,
-		Description: "Free-text search over the incidents, best match first, optionally filtered by root cause, symptom, component, organisation or year. Returns ids, titles, scores and the matched words."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(s, &mcp.Tool{Name: "search_incidents", Annotations: ro, OutputSchema: outputSchema[engine.Page](),
+		Description: "Free-text search over the incidents, best match first, optionally filtered by root cause, symptom, component, organisation or year. " +
+			"Returns {total, offset, limit, cases: [{id, org, title, date, root_cause, ttd, ttr, score, terms}], snapshot, generation}; terms are the matched words."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, engine.Page, error) {
 			if strings.TrimSpace(in.Query) == "" {
-				return nil, nil, incident.Errorf(incident.ErrMissing, "query is empty").WithHint("give words to search for, or use list_incidents")
+				return nil, engine.Page{}, incident.Errorf(incident.ErrMissing, "query is empty").WithHint("give words to search for, or use list_incidents")
 			}
 			if in.Limit == 0 {
 				in.Limit = 10
 			}
 			return nil, e.Snapshot().List(engine.Filter{Q: in.Query, RootCause: in.RootCause, Symptom: in.Symptom, Component: in.Component, Org: in.Org, Year: in.Year, Limit: in.Limit}), nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "get_incident", Annotations: ro,
-		Description: "One incident with every field (timeline, TTD/TTR, narrative, tags with their origin) and its related cases both ways with scores and reasons."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in GetInput) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(s, &mcp.Tool{Name: "get_incident", Annotations: ro, OutputSchema: outputSchema[engine.CaseDetail](),
+		Description: "One incident with every field (timeline, TTD/TTR, narrative, tags with their origin) and its related cases both ways with scores and reasons. " +
+			"Returns {case, related, related_from, related_from_total, snapshot, generation}."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in GetInput) (*mcp.CallToolResult, *engine.CaseDetail, error) {
 			n := in.MaxRelatedFrom
 			if n <= 0 {
 				n = 20
@@ -109,23 +105,26 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			}
 			return nil, d, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "list_incidents", Annotations: ro,
-		Description: "List incidents newest first, filtered by root cause, symptom, component, trigger, organisation or year, with paging (limit, offset)."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in engine.Filter) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(s, &mcp.Tool{Name: "list_incidents", Annotations: ro, OutputSchema: outputSchema[engine.Page](),
+		Description: "List incidents newest first, filtered by root cause, symptom, component, trigger, organisation or year, with paging (limit, offset). " +
+			"Returns {total, offset, limit, cases: [{id, org, title, date, root_cause, ttd, ttr}], snapshot, generation}."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in engine.Filter) (*mcp.CallToolResult, engine.Page, error) {
 			return nil, e.Snapshot().List(in), nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "similar_incidents", Annotations: ro,
-		Description: "The incidents most similar to one case, computed now by the similarity index, each with its score, text and tag scores, shared tags and words, and a one-line reason."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in SimilarInput) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(s, &mcp.Tool{Name: "similar_incidents", Annotations: ro, OutputSchema: outputSchema[SimilarOutput](),
+		Description: "The incidents most similar to one case, each with its score, text and tag scores, shared tags and words, and a one-line reason. " +
+			"Returns {id, similar: [{id, rank, score, text_score, tag_score, reason, shared_tags, shared_terms, title, org, date}]}."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in SimilarInput) (*mcp.CallToolResult, SimilarOutput, error) {
 			l, err := e.Snapshot().Similar(in.ID, in.K)
 			if err != nil {
-				return nil, nil, err
+				return nil, SimilarOutput{}, err
 			}
 			return nil, SimilarOutput{ID: in.ID, Similar: l}, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "get_topic", Annotations: ro,
-		Description: "A vocabulary term (root cause, symptom, component, ...) with its description, its cases (newest first), their TTD/TTR medians with 90% intervals and the terms most often found with it."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in TopicInput) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(s, &mcp.Tool{Name: "get_topic", Annotations: ro, OutputSchema: outputSchema[engine.Topic](),
+		Description: "A vocabulary term (root cause, symptom, component, ...) with its description, its cases (newest first), their TTD/TTR medians with 90% intervals and the terms most often found with it. " +
+			"Returns {term, cases, total, ttd, ttr, co_terms}; ttd and ttr are {n, known, coverage, median, p75, p90, mean, ci_low, ci_high, se} in minutes, null when unknown."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in TopicInput) (*mcp.CallToolResult, *engine.Topic, error) {
 			if in.Limit == 0 {
 				in.Limit = 20
 			}
@@ -133,25 +132,30 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			if err != nil {
 				return nil, nil, err
 			}
+			if tp.CoTerms == nil {
+				tp.CoTerms = []engine.CoTerm{} // a list, never null
+			}
 			return nil, tp, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "vocab", Annotations: ro,
-		Description: "The controlled vocabulary: every facet and term with its label, description and number of cases."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in VocabInput) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(s, &mcp.Tool{Name: "vocab", Annotations: ro, OutputSchema: outputSchema[VocabOutput](),
+		Description: "The controlled vocabulary: every facet and term with its label, description and number of cases. " +
+			"Returns {facets: [{facet, label, terms: [{facet, id, label, description, parent, cases}]}]}."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in VocabInput) (*mcp.CallToolResult, VocabOutput, error) {
 			all := e.Snapshot().Vocabulary()
 			if in.Facet == "" {
-				return nil, all, nil
+				return nil, VocabOutput{Facets: all}, nil
 			}
 			for _, f := range all {
 				if string(f.Facet) == in.Facet {
-					return nil, []engine.VocabFacet{f}, nil
+					return nil, VocabOutput{Facets: []engine.VocabFacet{f}}, nil
 				}
 			}
-			return nil, nil, incident.Errorf(incident.ErrInvalid, "unknown facet %q", in.Facet).WithHint("facets: symptom, root_cause, trigger, component, detection, remediation")
+			return nil, VocabOutput{}, incident.Errorf(incident.ErrInvalid, "unknown facet %q", in.Facet).WithHint("facets: symptom, root_cause, trigger, component, detection, remediation")
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "stats", Annotations: ro,
-		Description: "TTD or TTR statistics per group: cases, known figures, median with bootstrap 90% interval, p75, p90, mean. Read the median and its interval; unknown durations are never counted as zero."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in StatsInput) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(s, &mcp.Tool{Name: "stats", Annotations: ro, OutputSchema: outputSchema[analysis.Table](),
+		Description: "TTD or TTR statistics per group: cases, known figures, median with bootstrap 90% interval, p75, p90, mean. Read the median and its interval; unknown durations are never counted as zero. " +
+			"Returns {query, cases, rows: [{group, label, n, known, coverage, median, p75, p90, mean, ci_low, ci_high, se, share}], overall, multi_group, share_sum, note}; figures in minutes, null when unknown."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in StatsInput) (*mcp.CallToolResult, *analysis.Table, error) {
 			q := analysis.Query{By: in.By, Metric: in.Metric, Since: in.Since, Until: in.Until, Org: in.Org, Quarter: in.Quarter}
 			if q.By == "" {
 				q.By = "root_cause_class"
@@ -163,12 +167,18 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			if err != nil {
 				return nil, nil, err
 			}
+			if t.Rows == nil {
+				c := *t // t is shared with the cache
+				c.Rows = []analysis.Row{}
+				t = &c
+			}
 			return nil, t, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "query_sql", Annotations: ro,
+	mcp.AddTool(s, &mcp.Tool{Name: "query_sql", Annotations: ro, OutputSchema: outputSchema[engine.SQLResult](),
 		Description: "Run one read-only DuckDB SQL statement over the public views (incidents, durations, tags, related, sources, action_items, \"references\", vocab, generations). " +
-			"At most 10000 rows, 1 MiB of rows and 5 seconds; a cut answer says truncated_at; files, settings and the network are out of reach."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in SQLInput) (*mcp.CallToolResult, any, error) {
+			"At most 10000 rows, 1 MiB of rows and 5 seconds; a cut answer says truncated_at; files, settings and the network are out of reach. " +
+			"Returns {columns, rows (arrays of values), truncated, truncated_at, row_limit, byte_limit, elapsed_ms, snapshot}."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in SQLInput) (*mcp.CallToolResult, *engine.SQLResult, error) {
 			r, err := e.SQL(ctx, in.SQL, console.Limits{Rows: in.MaxRows, Bytes: MaxSQLBytes})
 			if err != nil {
 				return nil, nil, err

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"incidents/cmd/incidents/internal/engine"
@@ -43,8 +45,42 @@ func connect(t *testing.T, s *mcp.Server) *mcp.ClientSession {
 	return cs
 }
 
-// call runs a tool and decodes its JSON text content.
-func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (map[string]any, []any, bool, string) {
+// schemas holds the output schemas the server declares, resolved, by tool
+// name (filled by outputSchemas).
+type schemas map[string]*jsonschema.Resolved
+
+// outputSchemas lists the tools of cs and resolves each declared output
+// schema, failing the test for a tool without one or whose schema is not
+// an object.
+func outputSchemas(t *testing.T, cs *mcp.ClientSession) schemas {
+	t.Helper()
+	out := schemas{}
+	for tool, err := range cs.Tools(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(tool.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s jsonschema.Schema
+		if tool.OutputSchema == nil || json.Unmarshal(b, &s) != nil || s.Type != "object" {
+			t.Fatalf("tool %s declares no object output schema: %s", tool.Name, b)
+		}
+		r, err := s.Resolve(nil)
+		if err != nil {
+			t.Fatalf("tool %s: output schema: %v", tool.Name, err)
+		}
+		out[tool.Name] = r
+	}
+	return out
+}
+
+// call runs a tool and returns its structured content, which must be a
+// JSON object that validates against the tool's output schema (when
+// schemas has it) and equals the JSON of the text content. For a tool
+// error it returns the error text.
+func call(t *testing.T, cs *mcp.ClientSession, sch schemas, name string, args map[string]any) (map[string]any, bool, string) {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
@@ -55,15 +91,31 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any)
 	}
 	text := res.Content[0].(*mcp.TextContent).Text
 	if res.IsError {
-		return nil, nil, true, text
+		return nil, true, text
 	}
-	var v any
-	if err := json.Unmarshal([]byte(text), &v); err != nil {
-		t.Fatalf("%s: content is not JSON: %v: %.200s", name, err, text)
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
 	}
-	m, _ := v.(map[string]any)
-	l, _ := v.([]any)
-	return m, l, false, text
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		t.Fatalf("%s: structuredContent is not a JSON object: %.200s", name, raw)
+	}
+	var fromText map[string]any
+	if err := json.Unmarshal([]byte(text), &fromText); err != nil || !reflect.DeepEqual(fromText, m) {
+		t.Fatalf("%s: the text content is not the structured content as JSON (%v): %.200s", name, err, text)
+	}
+	for k, v := range m {
+		if v == nil {
+			t.Fatalf("%s: %s is null; lists are empty, not null: %.200s", name, k, raw)
+		}
+	}
+	if r := sch[name]; r != nil {
+		if err := r.Validate(m); err != nil {
+			t.Fatalf("%s: structuredContent does not validate against the output schema: %v\n%.300s", name, err, raw)
+		}
+	}
+	return m, false, text
 }
 
 func TestTools(t *testing.T) {
@@ -75,56 +127,96 @@ func TestTools(t *testing.T) {
 			t.Fatal(err)
 		}
 		names = append(names, tool.Name)
-		schema, _ := json.Marshal(tool.InputSchema)
-		if tool.Description == "" || !strings.Contains(string(schema), `"description"`) {
-			t.Errorf("tool %s lacks descriptions: %s", tool.Name, schema)
+		b, _ := json.Marshal(tool.InputSchema)
+		var in jsonschema.Schema
+		if err := json.Unmarshal(b, &in); err != nil || in.Type != "object" || len(in.Properties) == 0 || tool.Description == "" {
+			t.Fatalf("tool %s: no description or no object input schema: %v %s", tool.Name, err, b)
+		}
+		for name, p := range in.Properties {
+			if p.Description == "" {
+				t.Errorf("tool %s: parameter %s is not described", tool.Name, name)
+			}
 		}
 	}
 	if got := strings.Join(names, ","); got != "get_incident,get_topic,list_incidents,query_sql,search_incidents,similar_incidents,stats,vocab" {
 		t.Fatalf("tools: %s", got)
 	}
+	sch := outputSchemas(t, cs)
 	for _, tc := range []struct {
 		tool  string
 		args  map[string]any
-		check func(m map[string]any, l []any) bool
+		check func(m map[string]any) bool
 	}{
-		{"search_incidents", map[string]any{"query": "expired certificate TLS", "limit": 5}, func(m map[string]any, _ []any) bool {
+		{"search_incidents", map[string]any{"query": "expired certificate TLS", "limit": 5}, func(m map[string]any) bool {
 			cs := m["cases"].([]any)
 			return len(cs) > 0 && len(cs) <= 5 && cs[0].(map[string]any)["score"].(float64) > 0
 		}},
-		{"search_incidents", map[string]any{"query": "certificate", "org": "examplecorp"}, func(m map[string]any, _ []any) bool {
+		{"search_incidents", map[string]any{"query": "certificate", "org": "examplecorp"}, func(m map[string]any) bool {
 			return m["total"].(float64) == 1
 		}},
-		{"get_incident", map[string]any{"id": "test-mcp-1"}, func(m map[string]any, _ []any) bool {
+		{"get_incident", map[string]any{"id": "test-mcp-1"}, func(m map[string]any) bool {
 			return m["case"].(map[string]any)["title"] == "Expired TLS certificate broke the API" && len(m["related"].([]any)) > 0
 		}},
-		{"list_incidents", map[string]any{"root_cause": "time", "limit": 3}, func(m map[string]any, _ []any) bool {
+		{"list_incidents", map[string]any{"root_cause": "time", "limit": 3}, func(m map[string]any) bool {
 			return len(m["cases"].([]any)) > 0 && m["total"].(float64) >= 1
 		}},
-		{"similar_incidents", map[string]any{"id": "test-mcp-1", "k": 3}, func(m map[string]any, _ []any) bool {
+		{"similar_incidents", map[string]any{"id": "test-mcp-1", "k": 3}, func(m map[string]any) bool {
 			s := m["similar"].([]any)
 			return len(s) == 3 && s[0].(map[string]any)["reason"].(string) != ""
 		}},
-		{"get_topic", map[string]any{"term": "expired certificate"}, func(m map[string]any, _ []any) bool {
+		{"get_topic", map[string]any{"term": "expired certificate"}, func(m map[string]any) bool {
 			return m["term"].(map[string]any)["id"] == "time/expired-certificate" && m["ttr"].(map[string]any)["known"].(float64) >= 1
 		}},
-		{"vocab", map[string]any{"facet": "component"}, func(_ map[string]any, l []any) bool {
+		{"vocab", map[string]any{"facet": "component"}, func(m map[string]any) bool {
+			l := m["facets"].([]any)
 			return len(l) == 1 && len(l[0].(map[string]any)["terms"].([]any)) > 5
 		}},
-		{"stats", map[string]any{"by": "root_cause_class"}, func(m map[string]any, _ []any) bool {
+		{"vocab", map[string]any{}, func(m map[string]any) bool {
+			return len(m["facets"].([]any)) == len(incident.Facets)
+		}},
+		{"stats", map[string]any{"by": "root_cause_class"}, func(m map[string]any) bool {
 			return len(m["rows"].([]any)) > 2
 		}},
-		{"query_sql", map[string]any{"sql": "SELECT count(*) AS n FROM incidents"}, func(m map[string]any, _ []any) bool {
+		{"query_sql", map[string]any{"sql": "SELECT count(*) AS n FROM incidents"}, func(m map[string]any) bool {
 			return m["columns"].([]any)[0] == "n" && m["rows"].([]any)[0].([]any)[0].(float64) > 100
+		}},
+		{"query_sql", map[string]any{"sql": "SELECT NULL AS a, 1.5 AS b, DATE '2024-01-02' AS c, [1, 2] AS d FROM range(3)", "max_rows": 2}, func(m map[string]any) bool {
+			return len(m["rows"].([]any)) == 2 && m["truncated"] == true && m["rows"].([]any)[0].([]any)[0] == nil
+		}},
+		{"query_sql", map[string]any{"sql": "SELECT 1 AS x WHERE false"}, func(m map[string]any) bool {
+			return len(m["rows"].([]any)) == 0 && m["columns"].([]any)[0] == "x"
+		}},
+		{"stats", map[string]any{"by": "none", "metric": "ttd"}, func(m map[string]any) bool {
+			return len(m["rows"].([]any)) == 0 && m["overall"].(map[string]any)["n"].(float64) > 100
+		}},
+		{"stats", map[string]any{"by": "quarter", "since": "2099"}, func(m map[string]any) bool {
+			// No case: every figure is null, which the schema allows.
+			return m["cases"].(float64) == 0 && m["overall"].(map[string]any)["median"] == nil
 		}},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
-			m, l, isErr, text := call(t, cs, tc.tool, tc.args)
-			if isErr || !tc.check(m, l) {
+			m, isErr, text := call(t, cs, sch, tc.tool, tc.args)
+			if isErr || !tc.check(m) {
 				t.Fatalf("unexpected result: %.500s", text)
 			}
 		})
 	}
+	// A term no case has: its statistics are all null and still validate.
+	t.Run("get_topic without cases", func(t *testing.T) {
+		m, _, _ := call(t, cs, sch, "vocab", map[string]any{})
+		for _, f := range m["facets"].([]any) {
+			for _, term := range f.(map[string]any)["terms"].([]any) {
+				if tm := term.(map[string]any); tm["cases"].(float64) == 0 {
+					m, isErr, text := call(t, cs, sch, "get_topic", map[string]any{"term": tm["id"], "facet": tm["facet"]})
+					if isErr || m["ttr"].(map[string]any)["median"] != nil || m["total"].(float64) != 0 {
+						t.Fatalf("unexpected result: %.500s", text)
+					}
+					return
+				}
+			}
+		}
+		t.Fatal("every term of the vocabulary has cases in the fixture")
+	})
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
@@ -139,7 +231,7 @@ func TestTools(t *testing.T) {
 		{"search_incidents", map[string]any{"query": " "}, "query is empty"},
 	} {
 		t.Run(tc.tool+" error", func(t *testing.T) {
-			_, _, isErr, text := call(t, cs, tc.tool, tc.args)
+			_, isErr, text := call(t, cs, sch, tc.tool, tc.args)
 			if !isErr || !strings.Contains(text, tc.want) {
 				t.Fatalf("want a tool error containing %q, got %v %.300s", tc.want, isErr, text)
 			}
@@ -162,7 +254,7 @@ func TestStreamableHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	m, _, isErr, text := call(t, cs, "get_incident", map[string]any{"id": "test-mcp-1"})
+	m, isErr, text := call(t, cs, outputSchemas(t, cs), "get_incident", map[string]any{"id": "test-mcp-1"})
 	if isErr || m["case"].(map[string]any)["id"] != "test-mcp-1" {
 		t.Fatalf("over HTTP: %.300s", text)
 	}
@@ -192,7 +284,7 @@ func TestGetIncidentBoundsBacklinks(t *testing.T) {
 		{map[string]any{"id": id, "max_related_from": 2}, 2},
 		{map[string]any{"id": id, "max_related_from": 100000}, min(total, 500)},
 	} {
-		m, _, isErr, text := call(t, cs, "get_incident", tc.args)
+		m, isErr, text := call(t, cs, nil, "get_incident", tc.args)
 		if isErr {
 			t.Fatalf("%v: %s", tc.args, text)
 		}
@@ -232,7 +324,7 @@ func TestHTTPSessionsCapped(t *testing.T) {
 			cs.Close()
 		}
 	}()
-	if _, _, isErr, text := call(t, sessions[len(sessions)-1], "vocab", map[string]any{"facet": "trigger"}); isErr {
+	if _, isErr, text := call(t, sessions[len(sessions)-1], nil, "vocab", map[string]any{"facet": "trigger"}); isErr {
 		t.Fatalf("the newest session: %.300s", text)
 	}
 	if _, err := sessions[0].CallTool(ctx, &mcp.CallToolParams{Name: "vocab", Arguments: map[string]any{}}); err == nil {
