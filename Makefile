@@ -35,9 +35,22 @@ $(ECHARTS):
 	  cp package/LICENSE $(CURDIR)/reports/assets/ECHARTS-LICENSE && rm -rf $$tmp
 	@echo "fetched echarts $(ECHARTS_VERSION) -> $(ECHARTS)"
 
+# The official MCP TypeScript SDK client drives the MCP server in
+# cmd/incidents/cli TestMCPOfficialClient; package.json and package-lock.json
+# pin it, npm ci installs exactly that into node_modules (not committed),
+# again only when the pins change.
+MCP_NPM := cmd/incidents/internal/mcptools/testdata/npm
+MCP_CLIENT := $(MCP_NPM)/node_modules/.package-lock.json
+$(MCP_CLIENT): $(MCP_NPM)/package.json $(MCP_NPM)/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is needed to install the MCP test client (apt-get install npm)"; exit 1; }
+	@cd $(MCP_NPM) && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+	@echo "installed the MCP test client ($(MCP_NPM)/node_modules)"
+
 # Debian Chromium drives the browser tests; Debian's scikit-learn runs the
-# plain TF-IDF anchor the ranking gate compares with (similarity/evalset).
-deps-test:
+# plain TF-IDF anchor the ranking gate compares with (similarity/evalset);
+# node runs the official MCP client.
+deps-test: $(MCP_CLIENT)
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@/usr/bin/python3 -c 'import sklearn' 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-sklearn >/dev/null; }
 

@@ -32,7 +32,8 @@ const methodListen = "subscriptions/listen"
 // wait ends when the last answer is written, when the session is closed
 // (a signal), or after DrainTimeout.
 func StdioTransport(r io.Reader, w io.Writer) mcp.Transport {
-	return &drainTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}}, timeout: DrainTimeout}
+	return &drainTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}},
+		expire: func() <-chan time.Time { return time.After(DrainTimeout) }}
 }
 
 type nopWriteCloser struct{ io.Writer }
@@ -41,8 +42,10 @@ func (nopWriteCloser) Close() error { return nil }
 
 // drainTransport wraps the connections of inner in drainConn.
 type drainTransport struct {
-	inner   mcp.Transport
-	timeout time.Duration
+	inner mcp.Transport
+	// expire starts the wait for the answers; the channel it returns
+	// ends it.
+	expire func() <-chan time.Time
 }
 
 func (t *drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -50,7 +53,7 @@ func (t *drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &drainConn{Connection: c, timeout: t.timeout, closed: make(chan struct{}), idle: make(chan struct{}, 1), listens: map[jsonrpc.ID]bool{}}, nil
+	return &drainConn{Connection: c, expire: t.expire, closed: make(chan struct{}), idle: make(chan struct{}, 1), listens: map[jsonrpc.ID]bool{}}, nil
 }
 
 // drainConn counts the calls read and the responses written, and holds
@@ -64,7 +67,7 @@ func (t *drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 // 2025-06-18 and later; such batches are answered instead.
 type drainConn struct {
 	mcp.Connection
-	timeout time.Duration
+	expire func() <-chan time.Time
 
 	mu      sync.Mutex
 	pending int                 // calls read and not yet answered
@@ -96,10 +99,9 @@ func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // drain waits until every call read has been answered, the connection is
-// closed, ctx is done or the timeout passes.
+// closed, ctx is done or the wait expires.
 func (c *drainConn) drain(ctx context.Context) {
-	timer := time.NewTimer(c.timeout)
-	defer timer.Stop()
+	expired := c.expire()
 	for {
 		c.mu.Lock()
 		n := c.pending
@@ -113,7 +115,7 @@ func (c *drainConn) drain(ctx context.Context) {
 			return
 		case <-ctx.Done():
 			return
-		case <-timer.C:
+		case <-expired:
 			return
 		}
 	}
