@@ -20,7 +20,9 @@ func newMCPCmd(app *App) *cobra.Command {
 		Long: `mcp runs a Model Context Protocol server on stdin and stdout (newline-
 delimited JSON-RPC) for clients that start it as a subprocess. Its tools:
 search_incidents, get_incident, list_incidents, similar_incidents,
-get_topic, vocab, stats and query_sql (read-only).
+get_topic, vocab, stats and query_sql (read-only), each answering a JSON
+object that validates against the tool's declared output schema. It exits
+when stdin ends, after answering every request it has read.
 
 Like serve, it answers from an in-memory snapshot of the database (with a
 copy of the public views for statistics and SQL), holds the file open only
