@@ -125,20 +125,17 @@ func TestStdioAnswersEveryRequestBeforeEOF(t *testing.T) {
 	in := &eofReader{r: strings.NewReader(session(lines...)), ended: make(chan struct{})}
 
 	s := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
-	type waitIn struct {
+	type echo struct {
 		N int `json:"n" jsonschema:"a number echoed back"`
 	}
-	type waitOut struct {
-		N int `json:"n" jsonschema:"the number given"`
-	}
 	mcp.AddTool(s, &mcp.Tool{Name: "wait", Description: "answers once the server's input has ended"},
-		func(ctx context.Context, _ *mcp.CallToolRequest, a waitIn) (*mcp.CallToolResult, waitOut, error) {
+		func(ctx context.Context, _ *mcp.CallToolRequest, a echo) (*mcp.CallToolResult, echo, error) {
 			select {
 			case <-in.ended:
 			case <-ctx.Done():
-				return nil, waitOut{}, ctx.Err()
+				return nil, echo{}, ctx.Err()
 			}
-			return nil, waitOut{N: a.N}, nil
+			return nil, a, nil
 		})
 	got := runPiped(t, s, in)
 	if len(got) != calls+3 {
@@ -147,8 +144,8 @@ func TestStdioAnswersEveryRequestBeforeEOF(t *testing.T) {
 	for i := range calls {
 		r := got[2+i]
 		var res struct {
-			IsError           bool    `json:"isError"`
-			StructuredContent waitOut `json:"structuredContent"`
+			IsError           bool `json:"isError"`
+			StructuredContent echo `json:"structuredContent"`
 		}
 		if r.Error != nil || json.Unmarshal(r.Result, &res) != nil || res.IsError || res.StructuredContent.N != i {
 			t.Errorf("call %d: %s %+v", 2+i, r.Result, r.Error)
