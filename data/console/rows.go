@@ -338,14 +338,16 @@ func (j *jsonRows) end(int64) error { return nil }
 
 type mdRows struct{ w *bufio.Writer }
 
-func mdCell(s string) string {
+// MarkdownCell makes text one Markdown table cell: pipes escaped, lines
+// joined (the cli's tables write their Markdown cells with it too).
+func MarkdownCell(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
 }
 
 func (m *mdRows) header(cols []string) error {
 	cells := make([]string, len(cols))
 	for i, c := range cols {
-		cells[i] = mdCell(c)
+		cells[i] = MarkdownCell(c)
 	}
 	fmt.Fprintf(m.w, "| %s |\n|%s\n", strings.Join(cells, " | "), strings.Repeat(" --- |", len(cols)))
 	return nil
@@ -358,7 +360,7 @@ func (m *mdRows) row(vals []any) error {
 			cells[i] = "NULL"
 			continue
 		}
-		cells[i] = mdCell(Text(v))
+		cells[i] = MarkdownCell(Text(v))
 	}
 	_, err := fmt.Fprintf(m.w, "| %s |\n", strings.Join(cells, " | "))
 	return err

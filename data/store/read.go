@@ -28,6 +28,17 @@ type Filter struct {
 	Term  string
 	// Limit (0: no limit) and Offset page through the result.
 	Limit, Offset int
+	// NewestFirst orders the cases newest first, as serve lists them: by
+	// date descending, then id descending, undated cases last (by id).
+	NewestFirst bool
+}
+
+// orderBy is the ORDER BY of the cases f selects (aliased i).
+func (f Filter) orderBy() string {
+	if f.NewestFirst {
+		return ` ORDER BY i.day DESC NULLS LAST, CASE WHEN i.day IS NULL THEN i.id END, i.id DESC`
+	}
+	return ` ORDER BY i.day NULLS LAST, i.id`
 }
 
 // Get returns one case with all its tags and its hash, or an *incident.Error
@@ -61,7 +72,8 @@ func (s *Store) Count(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// List returns the cases f selects, ordered by date (undated last), then id.
+// List returns the cases f selects, ordered by date (undated last), then
+// id, or newest first with f.NewestFirst.
 func (s *Store) List(ctx context.Context, f Filter) ([]*incident.Incident, error) {
 	var out []*incident.Incident
 	err := s.Each(ctx, f, func(in *incident.Incident) error {
@@ -86,7 +98,7 @@ func (s *Store) Each(ctx context.Context, f Filter, fn func(*incident.Incident) 
 	if f.Offset > 0 {
 		page += fmt.Sprintf(" OFFSET %d", f.Offset)
 	}
-	const order = ` ORDER BY i.day NULLS LAST, i.id`
+	order := f.orderBy()
 	rows, err := s.h.db.QueryContext(ctx, `SELECT i.id, i.doc, i.hash, `+extraCols+` FROM core.live_incidents i`+where+order+page, args...)
 	if err != nil {
 		return err
@@ -94,8 +106,8 @@ func (s *Store) Each(ctx context.Context, f Filter, fn func(*incident.Incident) 
 	defer rows.Close()
 	// Each selected case's tags, in the same case order, then by position.
 	trows, err := s.h.db.QueryContext(ctx, `SELECT t.incident_id, t.facet, t.term, t.raw, t.origin, t.confidence, t.evidence
-FROM core.live_tags t JOIN (SELECT i.id, i.day FROM core.live_incidents i`+where+order+page+`) i ON i.id = t.incident_id
-ORDER BY i.day NULLS LAST, i.id, t.seq`, args...)
+FROM core.live_tags t JOIN (SELECT i.id, i.day FROM core.live_incidents i`+where+order+page+`) i ON i.id = t.incident_id`+
+		order+`, t.seq`, args...)
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,8 @@ func newCheckCmd(app *App) *cobra.Command {
 commit record, duplicate ids, tags, sources, references and related links
 that point to missing cases, that exactly one link generation is current,
 and that every public view answers with its documented columns. Each
-problem comes with a hint; the exit status is non-zero when any is found.
+problem comes with a hint; the exit status is 4 when any is found (-o csv
+and -o markdown list the problems; none: the header alone).
 Rows a killed write left behind are hidden from every reader; check says
 how many (hidden_rows with -o json), and the next write or read-write open
 removes them.`,
@@ -32,7 +33,7 @@ removes them.`,
   incidents --db other.duckdb check -o json`,
 		Args: cobra.NoArgs,
 	}
-	validate := outputFlag(cmd, &format, FormatTable, FormatJSON)
+	validate := outputFlag(cmd, &format, RecordFormats...)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := validate(); err != nil {
 			return err
@@ -57,19 +58,13 @@ removes them.`,
 			if err := writeJSON(app.Stdout, map[string]any{"db": app.DBPath, "cases": n, "problems": problems, "hidden_rows": hidden}); err != nil {
 				return err
 			}
-		} else if len(problems) == 0 {
+		} else if len(problems) == 0 && format == FormatTable {
 			fmt.Fprintf(app.Stdout, "%s: ok (%d cases, schema version %d)\n", app.DBPath, n, store.SchemaVersion)
 			if hidden > 0 {
 				fmt.Fprintf(app.Stdout, "note: %d rows of an interrupted write are hidden and will be removed by the next write (or any read-write open)\n", hidden)
 			}
-		} else {
-			t := &Table{Header: []string{"CHECK", "PROBLEM", "HINT"}}
-			for _, p := range problems {
-				t.Rows = append(t.Rows, []string{p.Check, p.Detail, p.Hint})
-			}
-			if err := t.Write(app.Stdout, FormatTable); err != nil {
-				return err
-			}
+		} else if err := writeRecords(app.Stdout, format, problemColumns, problems, nil); err != nil {
+			return err
 		}
 		if len(problems) > 0 {
 			return dbError{fmt.Errorf("%s: %d integrity problems found", app.DBPath, len(problems))}
@@ -77,6 +72,12 @@ removes them.`,
 		return nil
 	}
 	return cmd
+}
+
+var problemColumns = []Column[store.Problem]{
+	{Head: "CHECK", Key: "check", Text: func(p store.Problem) string { return p.Check }},
+	{Head: "PROBLEM", Key: "problem", Text: func(p store.Problem) string { return p.Detail }},
+	{Head: "HINT", Key: "hint", Text: func(p store.Problem) string { return p.Hint }},
 }
 
 // dbError marks an error as the database refusing (see ErrDatabase)

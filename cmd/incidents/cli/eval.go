@@ -82,7 +82,7 @@ the danluu section headings of those files.`,
   incidents eval --tagger --categories ../shared/corpora/icco-postmortems,../shared/corpora/danluu-post-mortems/README.md`,
 		Args: cobra.NoArgs,
 	}
-	validate := outputFlag(cmd, &o.format, FormatTable, FormatJSON, FormatMarkdown)
+	validate := outputFlag(cmd, &o.format, RecordFormats...)
 	cmd.Flags().StringVar(&o.clusters, "clusters", "", "planted clusters file of a generated corpus (default DB.clusters.json when present)")
 	cmd.Flags().BoolVar(&o.compare, "compare", false, "also rank text-only, tags-only and combined in memory and compare")
 	cmd.Flags().IntVarP(&o.k, "k", "k", 10, "links per case for --compare")
@@ -92,6 +92,12 @@ the danluu section headings of those files.`,
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := validate(); err != nil {
 			return err
+		}
+		if o.tag.tagger || len(o.cmp.corpora) > 0 {
+			// Several tables (or, --compare --corpus, sets of them).
+			if err := notCSV(o.format, "this evaluation"); err != nil {
+				return err
+			}
 		}
 		if o.tag.tagger {
 			return runEvalTagger(cmd.Context(), app, o.format, &o.tag)

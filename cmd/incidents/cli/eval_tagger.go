@@ -63,7 +63,7 @@ func runEvalTagger(ctx context.Context, app *App, format string, o *taggerOpts) 
 	if format == FormatJSON {
 		return writeJSON(app.Stdout, ev)
 	}
-	return writeTaggerEval(app.Stdout, ev)
+	return writeTaggerEval(app.Stdout, ev, format)
 }
 
 // evalTaggerLabels scores the shipped tagger, and the rules alone, on the
@@ -210,7 +210,7 @@ func evalTaggerCategories(ctx context.Context, paths []string) (*taggerEval, err
 }
 
 // writeTaggerEval prints an evaluation as tables.
-func writeTaggerEval(w io.Writer, ev *taggerEval) error {
+func writeTaggerEval(w io.Writer, ev *taggerEval, format string) error {
 	fmt.Fprintln(w, ev.Note)
 	if len(ev.Sets) > 0 {
 		sum := &Table{Header: []string{"SET", "TAGGER", "CASES", "MACRO_F1", "MACRO_F1_STATED", "ACCURACY", "COVERAGE", "MAX_PRED/REF", "RIGHT_AT_0.8+"}}
@@ -225,7 +225,7 @@ func writeTaggerEval(w io.Writer, ev *taggerEval) error {
 				fmt.Sprintf("%.3f (%d/%d)", r.Coverage(), r.Covered, r.Stated), maxShare(r), right})
 		}
 		fmt.Fprintln(w)
-		if err := sum.Write(w, FormatTable); err != nil {
+		if err := sum.Write(w, format); err != nil {
 			return err
 		}
 	}
@@ -244,7 +244,7 @@ func writeTaggerEval(w io.Writer, ev *taggerEval) error {
 		} {
 			fmt.Fprintf(w, "\n%s (%s), %s\n", s.Name, s.Tagger, part.title)
 			h, rows := part.table()
-			if err := (&Table{Header: h, Rows: rows}).Write(w, FormatTable); err != nil {
+			if err := (&Table{Header: h, Rows: rows}).Write(w, format); err != nil {
 				return err
 			}
 		}
@@ -252,14 +252,14 @@ func writeTaggerEval(w io.Writer, ev *taggerEval) error {
 	if len(ev.Facets) > 0 {
 		fmt.Fprintln(w, "\nthe other facets against the human tags (patterns only; optimistic on the bundled corpus)")
 		h, rows := taxonomy.FacetTable(ev.Facets)
-		if err := (&Table{Header: h, Rows: rows}).Write(w, FormatTable); err != nil {
+		if err := (&Table{Header: h, Rows: rows}).Write(w, format); err != nil {
 			return err
 		}
 	}
 	for _, c := range ev.Categories {
 		fmt.Fprintf(w, "\nshipped tagger against %s categories (%d cases)\n", c.Source, c.Cases)
 		h, rows := c.Table()
-		if err := (&Table{Header: h, Rows: rows}).Write(w, FormatTable); err != nil {
+		if err := (&Table{Header: h, Rows: rows}).Write(w, format); err != nil {
 			return err
 		}
 	}

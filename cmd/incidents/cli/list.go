@@ -23,22 +23,26 @@ func newListCmd(app *App) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List cases by date",
-		Long: `list prints the stored cases ordered by date (undated last), then id.
---since and --until take YYYY-MM-DD (or YYYY-MM, YYYY) and are inclusive.
+		Short: "List cases, newest first",
+		Long: `list prints the stored cases newest first (by date, then id; undated cases
+last), the order of the web pages and the JSON API. --since and --until take
+YYYY-MM-DD (or YYYY-MM, YYYY) and are inclusive; --limit keeps the newest.
 With -o json it writes one JSON array of cases in the case format that
-'incidents ingest' reads back.`,
+'incidents ingest' reads back; -o csv gives durations in minutes and the
+root cause as a term id.`,
 		Example: `  incidents list
   incidents list --since 2020-01-01 --until 2020-12-31 --org "Google Cloud"
   incidents list --limit 20 -o csv > cases.csv
+  incidents list -o markdown --since 2025-01-01
   incidents list -o json > cases.json`,
 		Args: cobra.NoArgs,
 	}
 	cmd.Flags().StringVar(&f.Since, "since", "", "first date, inclusive (YYYY-MM-DD)")
 	cmd.Flags().StringVar(&f.Until, "until", "", "last date, inclusive (YYYY-MM-DD)")
 	cmd.Flags().StringVar(&f.Org, "org", "", "only this organisation (case-insensitive)")
-	cmd.Flags().IntVar(&f.Limit, "limit", 0, "at most this many cases (0: all)")
-	validate := outputFlag(cmd, &format, FormatTable, FormatJSON, FormatCSV)
+	cmd.Flags().IntVar(&f.Limit, "limit", 0, "at most this many cases, the newest (0: all)")
+	completeFlag(cmd, "org", app.completeOrgs)
+	validate := outputFlag(cmd, &format, RecordFormats...)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := validate(); err != nil {
 			return err
@@ -51,6 +55,7 @@ With -o json it writes one JSON array of cases in the case format that
 				return usageIfInvalid(err)
 			}
 		}
+		f.NewestFirst = true
 		s, err := openStore(cmd.Context(), app, true)
 		if err != nil {
 			return err
@@ -61,28 +66,45 @@ With -o json it writes one JSON array of cases in the case format that
 				return s.Each(cmd.Context(), f, func(in *incident.Incident) error { return emit(in) })
 			})
 		}
-		t := &Table{Header: []string{"ID", "DATE", "ORG", "TTD", "TTR", "ROOT CAUSE", "TITLE"}}
-		if format == FormatCSV {
-			t.Header = []string{"id", "date", "org", "ttd_minutes", "ttr_minutes", "root_cause", "title"}
-		}
+		// Only the listed fields are kept, not the cases.
+		var recs []listRec
 		err = s.Each(cmd.Context(), f, func(in *incident.Incident) error {
-			rc := primaryTerm(in, incident.RootCause)
-			if format == FormatCSV {
-				t.Rows = append(t.Rows, []string{in.ID, in.Date, in.Org, minutes(in.TTD), minutes(in.TTR), rc, in.Title})
-				return nil
-			}
-			if rc != "" {
-				rc = taxonomy.Default().Label(incident.RootCause, rc)
-			}
-			t.Rows = append(t.Rows, []string{in.ID, in.Date, in.Org, in.TTD.String(), in.TTR.String(), rc, in.Title})
+			recs = append(recs, listRec{in.ID, in.Date, in.Org, in.TTD, in.TTR, primaryTerm(in, incident.RootCause), in.Title})
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		return t.Write(app.Stdout, format)
+		return writeRecords(app.Stdout, format, listColumns, recs, nil)
 	}
 	return cmd
+}
+
+// listRec is one line of 'incidents list'.
+type listRec struct {
+	id, date, org string
+	ttd, ttr      *incident.Duration
+	rootCause     string // term id
+	title         string
+}
+
+var listColumns = []Column[listRec]{
+	{Head: "ID", Key: "id", Text: func(r listRec) string { return r.id }},
+	{Head: "DATE", Key: "date", Text: func(r listRec) string { return r.date }},
+	{Head: "ORG", Key: "org", Text: func(r listRec) string { return r.org }},
+	{Head: "TTD", Key: "ttd_minutes", Text: func(r listRec) string { return r.ttd.String() }, Raw: func(r listRec) string { return minutes(r.ttd) }},
+	{Head: "TTR", Key: "ttr_minutes", Text: func(r listRec) string { return r.ttr.String() }, Raw: func(r listRec) string { return minutes(r.ttr) }},
+	{Head: "ROOT CAUSE", Key: "root_cause", Text: func(r listRec) string { return termLabel(incident.RootCause, r.rootCause) },
+		Raw: func(r listRec) string { return r.rootCause }},
+	{Head: "TITLE", Key: "title", Text: func(r listRec) string { return r.title }},
+}
+
+// termLabel is the vocabulary label of a term id ("" for none).
+func termLabel(f incident.Facet, term string) string {
+	if term == "" {
+		return ""
+	}
+	return taxonomy.Default().Label(f, term)
 }
 
 // primaryTerm returns the most authoritative term of facet f on a case

@@ -15,12 +15,12 @@ func TestList(t *testing.T) {
 	if len(lines) != 4 || !strings.HasPrefix(lines[0], "ID") {
 		t.Fatalf("table:\n%s", out)
 	}
-	// Ordered by date: 2017 (IL-0395), 2020 (IL-0345), 2022 (seed 003).
-	if !strings.HasPrefix(lines[1], "IL-0395 ") || !strings.HasPrefix(lines[2], "IL-0345 ") || !strings.Contains(lines[3], "2022-06-14") {
+	// Newest first, as serve lists them: 2022 (seed 003), 2020 (IL-0345), 2017 (IL-0395).
+	if !strings.Contains(lines[1], "2022-06-14") || !strings.HasPrefix(lines[2], "IL-0345 ") || !strings.HasPrefix(lines[3], "IL-0395 ") {
 		t.Fatalf("order:\n%s", out)
 	}
-	if !strings.Contains(lines[1], "9m") || !strings.Contains(lines[1], "22m") || !strings.Contains(lines[1], "Software defect") {
-		t.Fatalf("IL-0395 row: %s", lines[1])
+	if !strings.Contains(lines[3], "9m") || !strings.Contains(lines[3], "22m") || !strings.Contains(lines[3], "Software defect") {
+		t.Fatalf("IL-0395 row: %s", lines[3])
 	}
 
 	out, _ = mustRun(t, "--db", db, "list", "-o", "csv", "--since", "2018-01-01")
@@ -28,7 +28,7 @@ func TestList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 3 || recs[0][0] != "id" || recs[0][4] != "ttr_minutes" || recs[2][4] != "647" {
+	if len(recs) != 3 || recs[0][0] != "id" || recs[0][4] != "ttr_minutes" || recs[1][4] != "647" || recs[2][5] != "software-defect" {
 		t.Fatalf("csv:\n%s", out)
 	}
 
@@ -37,7 +37,8 @@ func TestList(t *testing.T) {
 		want []string
 	}{
 		{[]string{"--until", "2017-12-31"}, []string{"IL-0395"}},
-		{[]string{"--org", "google cloud", "--limit", "1"}, []string{"IL-0395"}},
+		{[]string{"--org", "google cloud", "--limit", "1"}, []string{"gcp-2022-06-14-651394"}},
+		{[]string{"--org", "google cloud"}, []string{"gcp-2022-06-14-651394", "IL-0395"}},
 		{[]string{"--org", "Render"}, []string{"IL-0345"}},
 		{[]string{"--org", "nobody"}, []string{}},
 	} {

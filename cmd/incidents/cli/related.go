@@ -8,7 +8,6 @@ import (
 	"maps"
 	"os"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -125,7 +124,11 @@ the next --recompute.`,
 	f.StringVar(&o.pin, "pin", "", "record that ID and `OTHER` are related")
 	f.StringVar(&o.clear, "clear", "", "forget the --pin or --not decision about ID and `OTHER`")
 	o.sim.add(cmd)
-	validate := outputFlag(cmd, &o.format, FormatTable, FormatJSON)
+	cmd.ValidArgsFunction = app.completeFirstID
+	for _, name := range []string{"not", "pin", "clear"} {
+		completeFlag(cmd, name, app.completeIDs)
+	}
+	validate := outputFlag(cmd, &o.format, RecordFormats...)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := validate(); err != nil {
 			return err
@@ -205,7 +208,7 @@ func runShow(ctx context.Context, app *App, cmd *cobra.Command, id string, o *re
 		return err
 	}
 	defer s.Close()
-	if _, err := s.Get(ctx, id); err != nil {
+	if id, err = s.ResolveID(ctx, id); err != nil {
 		return err
 	}
 	var links []incident.Link
@@ -227,8 +230,13 @@ func runShow(ctx context.Context, app *App, cmd *cobra.Command, id string, o *re
 				}
 				// The rule serve applies before it answers from stored links.
 				if fresh, err := s.LinksFresh(ctx); err == nil && !fresh {
-					stale = true
-					fmt.Fprintf(app.Stderr, "cases, tags or overrides changed after generation %d was computed: these links may be out of date (run 'incidents related --recompute')\n", gen.Gen)
+					var note string
+					stale, note = staleNote(ctx, s, gen.Gen)
+					if stale {
+						fmt.Fprintln(app.Stderr, note)
+					} else if note != "" {
+						source += ", " + note
+					}
 				}
 			}
 		}
@@ -255,6 +263,9 @@ func runShow(ctx context.Context, app *App, cmd *cobra.Command, id string, o *re
 			exps = append(exps, e)
 		}
 	}
+	if o.explain && o.format != FormatTable && o.format != FormatJSON {
+		return usagef("--explain prints the score trail of every link: use -o table or -o json")
+	}
 	if o.format == FormatJSON {
 		out := struct {
 			ID           string                   `json:"id"`
@@ -272,20 +283,15 @@ func runShow(ctx context.Context, app *App, cmd *cobra.Command, id string, o *re
 	if err != nil {
 		return err
 	}
-	if len(links) == 0 {
+	if len(links) == 0 && o.format == FormatTable {
 		fmt.Fprintf(app.Stdout, "no case is related to %s above the minimum score %.2f\n", id, p.MinScore)
 		return nil
 	}
-	t := Table{Header: []string{"RANK", "ID", "SCORE", "TEXT", "TAGS", "TITLE", "REASON"}}
-	for _, l := range links {
-		reason := l.Reason
-		if l.Pinned {
-			reason = strings.TrimSuffix("pinned · "+reason, " · ")
-		}
-		t.Rows = append(t.Rows, []string{fmt.Sprint(l.Rank), l.To, fmt.Sprintf("%.3f", l.Score),
-			fmt.Sprintf("%.3f", l.TextScore), fmt.Sprintf("%.3f", l.TagScore), clip(titles[l.To], 60), reason})
+	recs := make([]linkRec, len(links))
+	for i, l := range links {
+		recs[i] = linkRec{l, titles[l.To]}
 	}
-	if err := t.Write(app.Stdout, FormatTable); err != nil {
+	if err := writeRecords(app.Stdout, o.format, linkColumns, recs, nil); err != nil {
 		return err
 	}
 	fmt.Fprintf(app.Stderr, "links of %s (%s)\n", id, source)
@@ -388,7 +394,7 @@ func runRecompute(ctx context.Context, app *App, cmd *cobra.Command, o *relatedO
 	}
 	if !o.force {
 		if err := staleCheck(cur, ix); err != nil {
-			return err
+			return dbError{err} // exit 4, like any refusal of the database
 		}
 	}
 	ovs, err := s.Overrides(ctx)
@@ -459,11 +465,11 @@ func runAll(ctx context.Context, app *App, format string) error {
 		return err
 	}
 	if cur == nil {
-		return fmt.Errorf("no links stored yet (hint: run 'incidents related --recompute')")
+		return &incident.Error{Kind: incident.ErrMissing, Msg: "no related links stored yet", Hint: "run 'incidents related --recompute'"}
 	}
 	enc := json.NewEncoder(app.Stdout)
 	enc.SetEscapeHTML(false)
-	t := Table{Header: []string{"FROM", "RANK", "TO", "SCORE", "REASON"}}
+	var recs []incident.Link
 	err = s.EachLinks(ctx, cur.Gen, func(from string, links []incident.Link) error {
 		if format == FormatJSON {
 			line := linkLine{ID: from, Related: make([]linkSummary, len(links))}
@@ -473,12 +479,13 @@ func runAll(ctx context.Context, app *App, format string) error {
 			return enc.Encode(line)
 		}
 		for _, l := range links {
-			t.Rows = append(t.Rows, []string{from, fmt.Sprint(l.Rank), l.To, fmt.Sprintf("%.3f", l.Score), l.Reason})
+			l.From = from
+			recs = append(recs, l)
 		}
 		return nil
 	})
 	if err != nil || format == FormatJSON {
 		return err
 	}
-	return t.Write(app.Stdout, FormatTable)
+	return writeRecords(app.Stdout, format, allLinkColumns, recs, nil)
 }

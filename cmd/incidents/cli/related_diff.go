@@ -78,26 +78,21 @@ func runDiff(ctx context.Context, app *App, format string) error {
 		}{prev.Gen, cur.Gen, changes})
 	}
 	added, dropped := 0, 0
-	t := Table{Header: []string{"FROM", "CHANGE", "TO", "OLD SCORE", "NEW SCORE"}}
-	score := func(x *float64) string {
-		if x == nil {
-			return "–"
-		}
-		return fmt.Sprintf("%.3f", *x)
-	}
 	for _, c := range changes {
 		if c.Change == "added" {
 			added++
 		} else {
 			dropped++
 		}
-		t.Rows = append(t.Rows, []string{c.From, c.Change, c.To, score(c.OldScore), score(c.NewScore)})
+	}
+	if format != FormatTable {
+		return writeRecords(app.Stdout, format, diffColumns, changes, nil)
 	}
 	fmt.Fprintf(app.Stdout, "generation %d → %d: %d links added, %d dropped\n", prev.Gen, cur.Gen, added, dropped)
 	if len(changes) == 0 {
 		return nil
 	}
-	return t.Write(app.Stdout, FormatTable)
+	return writeRecords(app.Stdout, format, diffColumns, changes, nil)
 }
 
 // diffLinks lists links only in now (added) or only in old (dropped), with

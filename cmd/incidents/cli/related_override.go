@@ -20,8 +20,13 @@ func runOverride(ctx context.Context, app *App, id string, o relatedOpts) error 
 	}
 	defer s.Close()
 	if o.clear != "" {
-		// Decisions about cases deleted since can be cleared too, so the
-		// ids are not looked up.
+		// Decisions about cases deleted since can be cleared too, so an id
+		// that names no case is taken as written.
+		for _, x := range []*string{&id, &other} {
+			if r, err := s.ResolveID(ctx, *x); err == nil {
+				*x = r
+			}
+		}
 		ovs, err := s.Overrides(ctx)
 		if err != nil {
 			return err
@@ -46,10 +51,13 @@ func runOverride(ctx context.Context, app *App, id string, o relatedOpts) error 
 	if o.not != "" {
 		ov.Kind = incident.Not
 	}
-	for _, x := range []string{ov.From, ov.To} {
-		if _, err := s.Get(ctx, x); err != nil {
+	for _, x := range []*string{&ov.From, &ov.To} {
+		if *x, err = s.ResolveID(ctx, *x); err != nil {
 			return err
 		}
+	}
+	if ov.From == ov.To {
+		return usagef("a case cannot be linked to itself")
 	}
 	if err := s.SetOverride(ctx, ov); err != nil {
 		return err

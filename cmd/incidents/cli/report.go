@@ -62,6 +62,9 @@ writes one case page instead.
 	cmd.Flags().StringVar(&opts.Title, "title", "", "title of the report (default \"Reliability report QUARTER\")")
 	cmd.Flags().StringVar(&opts.Org, "org", "", "only this organisation's incidents")
 	cmd.Flags().StringVar(&caseID, "case", "", "write the page of one case instead of the quarterly report")
+	completeFlag(cmd, "case", app.completeIDs)
+	completeFlag(cmd, "quarter", app.completeQuarters)
+	completeFlag(cmd, "org", app.completeOrgs)
 	validate := outputFlag(cmd, &format, "html", FormatJSON)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := validate(); err != nil {
@@ -88,7 +91,11 @@ writes one case page instead.
 		var buf bytes.Buffer
 		var what string
 		if caseID != "" {
-			c, err := reports.BuildCase(ctx, s, caseID)
+			id, err := s.ResolveID(ctx, caseID)
+			if err != nil {
+				return err
+			}
+			c, err := reports.BuildCase(ctx, s, id)
 			if err != nil {
 				return err
 			}

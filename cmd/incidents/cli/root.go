@@ -23,10 +23,16 @@ type App struct {
 	Getenv func(string) string
 }
 
-// UsageError is a mistake in the command line itself.
-type UsageError struct{ Msg string }
+// UsageError is a mistake in the command line itself (exit 2). Err, when
+// set, is the typed error it was made from (a flag value the vocabulary
+// or a rule refuses), so that callers can still tell its kind.
+type UsageError struct {
+	Msg string
+	Err error
+}
 
 func (e *UsageError) Error() string { return e.Msg }
+func (e *UsageError) Unwrap() error { return e.Err }
 
 // ErrDatabase marks errors where the database refused the operation (locked
 // by another process, failed integrity check).
@@ -71,6 +77,14 @@ Human output goes to stdout; diagnostics and progress to stderr.`,
 		def = DefaultDB
 	}
 	root.PersistentFlags().StringVar(&app.DBPath, "db", def, "database file ($INCIDENTS_DB overrides the default)")
+	var version bool
+	root.Flags().BoolVar(&version, "version", false, "print the version of the binary, its database schema and its vocabulary")
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if version {
+			return writeVersion(cmd.Context(), app, FormatTable)
+		}
+		return cmd.Help()
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &UsageError{Msg: err.Error() + " (see '" + c.CommandPath() + " --help')"}
 	})

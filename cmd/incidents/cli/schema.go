@@ -18,14 +18,15 @@ func newSchemaCmd(app *App) *cobra.Command {
 		Short: "Describe the public SQL views and their columns",
 		Long: `schema documents the stable views the database offers for ad hoc SQL
 (incidents, durations, tags, related, sources, action_items, references,
-vocab, generations): every column with its type and meaning. It needs no
-database.`,
+vocab, generations): every column with its type and meaning (-o csv: one
+row per column of every view). It needs no database.`,
 		Example: `  incidents schema
   incidents schema -o markdown > SCHEMA.md
-  incidents schema -o json | jq '.[].name'`,
+  incidents schema -o json | jq '.[].name'
+  incidents schema -o csv > columns.csv`,
 		Args: cobra.NoArgs,
 	}
-	validate := outputFlag(cmd, &format, FormatTable, FormatJSON, FormatMarkdown)
+	validate := outputFlag(cmd, &format, RecordFormats...)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := validate(); err != nil {
 			return err
@@ -40,6 +41,14 @@ func writeSchema(app *App, format string) error {
 	switch format {
 	case FormatJSON:
 		return writeJSON(app.Stdout, views)
+	case FormatCSV:
+		t := &Table{Header: []string{"view", "column", "type", "description"}}
+		for _, v := range views {
+			for _, c := range v.Columns {
+				t.Rows = append(t.Rows, []string{v.Name, c.Name, c.Type, c.Description})
+			}
+		}
+		return t.Write(app.Stdout, FormatCSV)
 	case FormatMarkdown:
 		for i, v := range views {
 			if i > 0 {

@@ -71,7 +71,8 @@ also matches its subclasses); several --facet flags must all hold.`,
 	cmd.Flags().IntVarP(&k, "k", "k", 20, "number of results")
 	cmd.Flags().StringArrayVar(&facets, "facet", nil, "keep cases tagged `FACET=TERM` (repeatable)")
 	sim.add(cmd)
-	validate := outputFlag(cmd, &format, FormatTable, FormatJSON)
+	completeFlag(cmd, "facet", completeFacetTerm)
+	validate := outputFlag(cmd, &format, RecordFormats...)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := validate(); err != nil {
 			return err
@@ -129,16 +130,33 @@ also matches its subclasses); several --facet flags must all hold.`,
 			}
 			return writeJSON(app.Stdout, out)
 		}
-		if len(hits) == 0 {
+		if len(hits) == 0 && format == FormatTable {
 			fmt.Fprintln(app.Stdout, "no case matches")
 			return nil
 		}
-		t := Table{Header: []string{"RANK", "ID", "DATE", "SCORE", "TITLE", "MATCHED"}}
+		recs := make([]hitRec, len(hits))
 		for i, h := range hits {
-			t.Rows = append(t.Rows, []string{fmt.Sprint(i + 1), h.ID, h.Incident.Date, fmt.Sprintf("%.3f", h.Score),
-				clip(h.Incident.Title, 70), strings.Join(h.Terms[:min(4, len(h.Terms))], ", ")})
+			recs[i] = hitRec{i + 1, h}
 		}
-		return t.Write(app.Stdout, FormatTable)
+		return writeRecords(app.Stdout, format, hitColumns, recs, nil)
 	}
 	return cmd
+}
+
+// hitRec is one line of 'search'.
+type hitRec struct {
+	Rank int
+	similarity.Hit
+}
+
+// hitColumns are the columns of 'search' (JSON has every field).
+var hitColumns = []Column[hitRec]{
+	{Head: "RANK", Key: "rank", Text: func(h hitRec) string { return fmt.Sprint(h.Rank) }},
+	{Head: "ID", Key: "id", Text: func(h hitRec) string { return h.ID }},
+	{Head: "DATE", Key: "date", Text: func(h hitRec) string { return h.Incident.Date }},
+	{Head: "SCORE", Key: "score", Text: func(h hitRec) string { return fmt.Sprintf("%.3f", h.Score) },
+		Raw: func(h hitRec) string { return fmt.Sprintf("%.4f", h.Score) }},
+	{Head: "TITLE", Key: "title", Text: func(h hitRec) string { return h.Incident.Title }, Width: 70},
+	{Head: "MATCHED", Key: "matched", Text: func(h hitRec) string { return strings.Join(h.Terms[:min(4, len(h.Terms))], ", ") },
+		Raw: func(h hitRec) string { return strings.Join(h.Terms, "; ") }},
 }

@@ -21,17 +21,19 @@ func newShowCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show ID",
 		Short: "Show one case",
-		Long: `show prints one case: as a field table, as JSON in the case format (which
-'incidents ingest' reads back unchanged), or as a Markdown case page with
-its sections, tags (with origin, confidence and evidence), sources, the
-related cases its source names, and the current computed related links
-with their reasons.`,
+		Long: `show prints one case: as a field table (-o table, or -o csv with the
+columns field and value), as JSON in the case format (which 'incidents
+ingest' reads back unchanged), or as a Markdown case page with its
+sections, tags (with origin, confidence and evidence), sources, the related
+cases its source names, and the current computed related links with their
+reasons. The id is matched ignoring case; an unknown id names the nearest.`,
 		Example: `  incidents show IL-0395
   incidents show IL-0395 -o markdown > IL-0395.md
   incidents show IL-0395 -o json > IL-0395.json && incidents ingest IL-0395.json`,
 		Args: cobra.ExactArgs(1),
 	}
-	validate := outputFlag(cmd, &format, FormatTable, FormatJSON, FormatMarkdown)
+	cmd.ValidArgsFunction = app.completeFirstID
+	validate := outputFlag(cmd, &format, RecordFormats...)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := validate(); err != nil {
 			return err
@@ -42,7 +44,7 @@ with their reasons.`,
 			return err
 		}
 		defer s.Close()
-		in, err := s.Get(ctx, args[0])
+		in, err := getCase(ctx, s, args[0])
 		if err != nil {
 			return err
 		}
@@ -60,7 +62,7 @@ with their reasons.`,
 			}
 			return writeCasePage(app.Stdout, in, links, related, gen)
 		default:
-			return showTable(ctx, app.Stdout, s, in)
+			return showTable(ctx, app.Stdout, s, in, format)
 		}
 	}
 	return cmd
@@ -140,8 +142,25 @@ func tagLabel(t incident.Tag) string {
 	return taxonomy.Default().Label(t.Facet, t.Term)
 }
 
-func showTable(ctx context.Context, w io.Writer, s *store.Store, in *incident.Incident) error {
-	t := &Table{Header: []string{"FIELD", "VALUE"}}
+// getCase reads the case a person's id names (ignoring case; an unknown
+// id suggests the nearest).
+func getCase(ctx context.Context, s *store.Store, id string) (*incident.Incident, error) {
+	id, err := s.ResolveID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.Get(ctx, id)
+}
+
+// fieldColumns are the columns of 'show' as a table or CSV.
+var fieldColumns = []Column[[]string]{
+	{Head: "FIELD", Key: "field", Text: func(r []string) string { return r[0] }},
+	{Head: "VALUE", Key: "value", Text: func(r []string) string { return r[1] }},
+}
+
+// showTable writes a case as field-value rows (table or csv).
+func showTable(ctx context.Context, w io.Writer, s *store.Store, in *incident.Incident, format string) error {
+	t := &Table{}
 	t.Rows = append(t.Rows, []string{"ID", in.ID}, []string{"Title", in.Title})
 	for _, f := range fields(in) {
 		t.Rows = append(t.Rows, []string{f[0], f[1]})
@@ -169,7 +188,7 @@ func showTable(ctx context.Context, w io.Writer, s *store.Store, in *incident.In
 		t.Rows = append(t.Rows, []string{fmt.Sprintf("Related #%d", l.Rank), fmt.Sprintf("%s %.2f %s", l.To, l.Score, l.Reason)})
 	}
 	t.Rows = append(t.Rows, []string{"Hash", in.Hash})
-	return t.Write(w, FormatTable)
+	return writeRecords(w, format, fieldColumns, t.Rows, nil)
 }
 
 // writeCasePage renders a case as a Markdown page.

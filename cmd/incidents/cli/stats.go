@@ -54,7 +54,17 @@ period a real 10% improvement is usually invisible, so a raw change of the mean
 	cmd.Flags().StringVar(&q.Org, "org", "", "only this organisation")
 	cmd.Flags().StringVar(&q.Quarter, "quarter", "", "only this quarter, e.g. 2024Q3")
 	cmd.Flags().BoolVar(&compare, "compare", false, "compare two periods given as arguments: 2024Q2 2024Q3 or 2023 2024")
-	validate := outputFlag(cmd, &format, FormatTable, FormatJSON, FormatCSV)
+	completeFlag(cmd, "by", completeGroupings)
+	completeFlag(cmd, "metric", completeMetrics)
+	completeFlag(cmd, "org", app.completeOrgs)
+	completeFlag(cmd, "quarter", app.completeQuarters)
+	cmd.ValidArgsFunction = func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if !compare || len(args) >= 2 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return app.completeQuarters(cmd, args, toComplete)
+	}
+	validate := outputFlag(cmd, &format, RecordFormats...)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := validate(); err != nil {
 			return err
@@ -93,8 +103,8 @@ period a real 10% improvement is usually invisible, so a raw change of the mean
 			return writeComparisons(app.Stdout, app.Stderr, cs, format)
 		}
 		if q.By == "all" {
-			if format == FormatCSV {
-				return usagef("--by all prints one table per grouping: use -o table or -o json")
+			if err := notCSV(format, "--by all"); err != nil {
+				return err
 			}
 			ts, err := analysis.StatsAll(cmd.Context(), s.DB(), q, nil)
 			if err != nil {
@@ -106,6 +116,9 @@ period a real 10% improvement is usually invisible, so a raw change of the mean
 			for i, t := range ts {
 				if i > 0 {
 					fmt.Fprintln(app.Stdout)
+				}
+				if format == FormatMarkdown {
+					fmt.Fprintf(app.Stdout, "### %s by %s\n\n", strings.ToUpper(t.Query.Metric), t.Query.By)
 				}
 				if err := writeStats(app.Stdout, app.Stderr, t, format); err != nil {
 					return err
@@ -125,7 +138,7 @@ period a real 10% improvement is usually invisible, so a raw change of the mean
 // usageIfInvalid turns a refused flag value into a usage error.
 func usageIfInvalid(err error) error {
 	if incident.KindOf(err) == incident.ErrInvalid {
-		return &UsageError{Msg: err.Error()}
+		return &UsageError{Msg: err.Error(), Err: err}
 	}
 	return err
 }
@@ -200,7 +213,7 @@ func writeStats(w, errw io.Writer, t *analysis.Table, format string) error {
 		tab.Rows = append(tab.Rows, row(r, name))
 	}
 	tab.Rows = append(tab.Rows, row(t.Overall, "ALL CASES"))
-	if err := tab.Write(w, FormatTable); err != nil {
+	if err := tab.Write(w, format); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\nn: cases; known: cases stating %s (coverage). Median interval: bootstrap 90%%; – when fewer than %d known.\n", metric, analysis.MinCI)
@@ -259,6 +272,9 @@ func writeComparisons(w, errw io.Writer, cs []*analysis.Comparison, format strin
 			fmt.Fprintln(w)
 		}
 		m := strings.ToUpper(c.Metric)
+		if format == FormatMarkdown {
+			fmt.Fprint(w, "### ")
+		}
 		fmt.Fprintf(w, "Median %s, %s -> %s\n\n", m, c.PeriodA, c.PeriodB)
 		by := c.By
 		if by == "" {
@@ -293,7 +309,7 @@ func writeComparisons(w, errw io.Writer, cs []*analysis.Comparison, format strin
 			tab.Rows = append(tab.Rows, row(r, name))
 		}
 		tab.Rows = append(tab.Rows, row(c.Overall, "ALL CASES"))
-		if err := tab.Write(w, FormatTable); err != nil {
+		if err := tab.Write(w, format); err != nil {
 			return err
 		}
 		if c.MultiGroup {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,12 +20,13 @@ func newSummaryCmd(app *App) *cobra.Command {
 		Long: `summary describes the stored corpus in one paragraph: number of cases and
 organisations, the years and quarters covered, how many cases have a known
 time to detect (TTD) and time to resolve (TTR), tag coverage per facet, and
-the current related-link generation.`,
+the current related-link generation. -o csv and -o markdown give the same
+figures as a table of figure and value; -o json gives every field.`,
 		Example: `  incidents summary
   incidents summary -o json`,
 		Args: cobra.NoArgs,
 	}
-	validate := outputFlag(cmd, &format, FormatTable, FormatJSON)
+	validate := outputFlag(cmd, &format, RecordFormats...)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := validate(); err != nil {
 			return err
@@ -38,11 +40,11 @@ the current related-link generation.`,
 		if err != nil {
 			return err
 		}
-		if format == FormatJSON {
-			return writeJSON(app.Stdout, sm)
+		if format == FormatTable {
+			_, err = fmt.Fprintln(app.Stdout, summaryText(sm, true))
+			return err
 		}
-		_, err = fmt.Fprintln(app.Stdout, summaryText(sm, true))
-		return err
+		return writeRecords(app.Stdout, format, figureColumns, summaryFigures(sm), sm)
 	}
 	return cmd
 }
@@ -107,4 +109,35 @@ func summaryText(sm *store.Summary, full bool) string {
 		fmt.Fprintf(&b, " %s by hand.", plural(sm.Overrides, "link decision", "link decisions"))
 	}
 	return b.String()
+}
+
+// figure is one figure of the summary: its CSV key, its label and value.
+type figure struct{ key, label, value string }
+
+var figureColumns = []Column[figure]{
+	{Head: "Figure", Key: "figure", Text: func(f figure) string { return f.label }, Raw: func(f figure) string { return f.key }},
+	{Head: "Value", Key: "value", Text: func(f figure) string { return f.value }},
+}
+
+// summaryFigures lists the summary's figures in the paragraph's order.
+func summaryFigures(sm *store.Summary) []figure {
+	n := strconv.Itoa
+	fs := []figure{
+		{"cases", "Cases", n(sm.Cases)}, {"orgs", "Organisations", n(sm.Orgs)},
+		{"first_date", "First date", sm.FirstDate}, {"last_date", "Last date", sm.LastDate},
+		{"undated", "Undated cases", n(sm.Undated)}, {"years", "Years", n(sm.Years)},
+		{"quarters", "Quarters", n(sm.Quarters)}, {"first_quarter", "First quarter", sm.FirstQuarter},
+		{"last_quarter", "Last quarter", sm.LastQuarter},
+		{"ttd_known", "Time to detect known", n(sm.TTDKnown)}, {"ttd_derived", "Time to detect derived from timestamps", n(sm.TTDDerived)},
+		{"ttr_known", "Time to resolve known", n(sm.TTRKnown)}, {"ttr_derived", "Time to resolve derived from timestamps", n(sm.TTRDerived)},
+	}
+	for _, f := range sm.Facets {
+		fs = append(fs, figure{"tagged_" + string(f.Facet), "Cases with a " + strings.ReplaceAll(string(f.Facet), "_", " ") + " tag", n(f.Cases)})
+	}
+	gen, created := "", ""
+	if sm.Generation != nil {
+		gen, created = strconv.FormatInt(sm.Generation.Gen, 10), sm.Generation.CreatedAt.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	return append(fs, figure{"generation", "Related-link generation", gen}, figure{"generation_created", "Generation computed", created},
+		figure{"links", "Related links", n(sm.Links)}, figure{"overrides", "Link decisions by hand", n(sm.Overrides)})
 }

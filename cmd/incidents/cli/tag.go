@@ -70,7 +70,15 @@ id, label or alias of the vocabulary (see 'incidents vocab').`,
 	cmd.Flags().StringVar(&id, "id", "", "only this case")
 	cmd.Flags().BoolVar(&eval, "eval", false, "print the cross-validated comparison of rules, model and both, and write nothing")
 	cmd.Flags().StringVar(&set, "set", "", "put a human tag on case ID: --set ID facet=term (takes the id as its value, the tag as the argument)")
-	validate := outputFlag(cmd, &format, FormatTable, FormatJSON, FormatCSV)
+	completeFlag(cmd, "id", app.completeIDs)
+	completeFlag(cmd, "set", app.completeIDs)
+	cmd.ValidArgsFunction = func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if set == "" || len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return completeFacetTerm(cmd, args, toComplete)
+	}
+	validate := outputFlag(cmd, &format, RecordFormats...)
 	cmd.Args = func(cmd *cobra.Command, args []string) error {
 		if set != "" {
 			if len(args) != 1 {
@@ -154,13 +162,16 @@ func setHumanTag(ctx context.Context, app *App, id, arg string) error {
 	v := taxonomy.Default()
 	t, err := parseTagArg(v, arg)
 	if err != nil {
-		return err
+		return usageIfInvalid(err)
 	}
 	s, err := openStore(ctx, app, false)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	if id, err = s.ResolveID(ctx, id); err != nil {
+		return err
+	}
 	if err := s.SetHumanTag(ctx, id, t); err != nil {
 		return err
 	}
@@ -205,7 +216,7 @@ func autoTag(ctx context.Context, app *App, id string, dryRun bool, format strin
 	defer s.Close()
 	f := store.Filter{}
 	if id != "" {
-		if _, err := s.Get(ctx, id); err != nil {
+		if id, err = s.ResolveID(ctx, id); err != nil {
 			return err
 		}
 		f.IDs = []string{id}
@@ -320,7 +331,9 @@ func evalTagger(ctx context.Context, app *App, format string) error {
 	if err := (&Table{Header: h, Rows: rows}).Write(app.Stdout, format); err != nil {
 		return err
 	}
-	if rep.rootCause == nil || format != FormatTable {
+	// CSV and JSON are the one record list of facet scores; the table by
+	// class is for people.
+	if rep.rootCause == nil || format == FormatJSON || format == FormatCSV {
 		return nil
 	}
 	fmt.Fprintf(app.Stdout, "\nroot cause by class (%d cases the model never saw)\n", rep.rootCause.Cases)

@@ -42,7 +42,8 @@ tags). Term ids are what 'incidents tag --set' and SQL queries use.`,
 		Args: cobra.NoArgs,
 	}
 	cmd.Flags().StringVar(&facet, "facet", "", "only this facet ("+facetList()+")")
-	validate := outputFlag(cmd, &format, FormatTable, FormatJSON, FormatCSV)
+	completeFlag(cmd, "facet", completeFacets)
+	validate := outputFlag(cmd, &format, RecordFormats...)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := validate(); err != nil {
 			return err
