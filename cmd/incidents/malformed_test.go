@@ -77,6 +77,14 @@ var malformedCases = []struct {
 	{"json_date_year_0.json", "", incident.ErrRange},
 	{"json_start_9999.json", "", incident.ErrRange},
 	{"md_start_9999.md", "", incident.ErrRange},
+	{"md_title_list.md", "", incident.ErrType},
+	{"md_title_mapping.md", "", incident.ErrType},
+	{"md_keywords_nested.md", "", incident.ErrType},
+	{"json_title_list.json", "", incident.ErrType},
+	{"json_remediation_string.json", "", incident.ErrType},
+	{"json_sources_object.json", "", incident.ErrType},
+	{"json_ttd_minutes_string.json", "", incident.ErrType},
+	{"json_reference_year_string.json", "", incident.ErrType},
 }
 
 // exitFor is the exit status a refused import of kind k gives: every bad

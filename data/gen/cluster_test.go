@@ -137,7 +137,8 @@ func TestReadClustersErrors(t *testing.T) {
 		line      int
 	}{
 		{"syntax", "{\n  \"C1\": [\"a\",\n}\n", incident.ErrSyntax, 3},
-		{"type", `{"C1": "a"}`, incident.ErrSyntax, 0},
+		{"type", `{"C1": "a"}`, incident.ErrType, 1},
+		{"member type", "{\n  \"C1\": [1]\n}", incident.ErrType, 2},
 		{"empty", `{"C1": []}`, incident.ErrEmpty, 0},
 		{"duplicate", `{"C1": ["a","b"], "C2": ["b"]}`, incident.ErrDuplicate, 0},
 		{"listed twice", `{"C1": ["a","a"]}`, incident.ErrDuplicate, 0},
@@ -155,6 +156,11 @@ func TestReadClustersErrors(t *testing.T) {
 			var e *incident.Error
 			if errors.As(err, &e) && e.Line != tc.line {
 				t.Errorf("line %d, want %d", e.Line, tc.line)
+			}
+			for _, goWord := range []string{"Go value", "unmarshal", "[]string", "map["} {
+				if strings.Contains(err.Error(), goWord) {
+					t.Errorf("error speaks Go (%q): %v", goWord, err)
+				}
 			}
 		})
 	}

@@ -10,7 +10,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
+	"strings"
 
 	"incidents/data"
 	"incidents/data/incident"
@@ -84,8 +86,17 @@ func ReadClusters(path string) (map[string][]string, error) {
 		e := &incident.Error{Kind: incident.ErrSyntax, File: path, Msg: "not a clusters file", Err: err,
 			Hint: `expected a JSON object {"C00001": ["GEN-0000001", ...]} as written by 'incidents gen'`}
 		var se *json.SyntaxError
-		if errors.As(err, &se) {
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
 			e.Line = 1 + bytes.Count(b[:min(int(se.Offset), len(b))], []byte{'\n'})
+		case errors.As(err, &te):
+			// In the writer's words, never the Go types (map[string][]string).
+			je := incident.JSONTypeError(te)
+			e.Kind, e.Field, e.Err = incident.ErrType, je.Field, nil
+			e.Line = 1 + bytes.Count(b[:min(int(te.Offset), len(b))], []byte{'\n'})
+			what := map[reflect.Kind]string{reflect.Map: "the file", reflect.Slice: "a cluster", reflect.String: "a member of a cluster"}[te.Type.Kind()]
+			e.Msg = "not a clusters file: " + strings.TrimSpace(what+" "+je.Msg)
 		}
 		return nil, e
 	}

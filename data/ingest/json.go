@@ -199,13 +199,11 @@ func jsonError(name string, data []byte, base int, err error, at int64) error {
 		return &incident.Error{Kind: incident.ErrSyntax, File: name, Line: lineOf(data, int64(len(bytes.TrimRight(data, " \t\r\n")))), Msg: "JSON ends early (truncated file?)",
 			Hint: "the file stops inside an object or array"}
 	case errors.As(err, &te):
-		field := te.Field
-		if field == "" {
-			field = "(case)"
+		e := incident.JSONTypeError(te).At(name, lineOf(data, int64(base)+te.Offset))
+		if e.Field == "" {
+			e.Field, e.Msg = "(case)", "a case "+e.Msg
 		}
-		return &incident.Error{Kind: incident.ErrType, File: name, Line: lineOf(data, int64(base)+te.Offset), Field: field,
-			Msg:  fmt.Sprintf("JSON %s where %s is expected", te.Value, te.Type),
-			Hint: `lists are JSON arrays, ttd/ttr are objects like {"minutes": 9, "source": "given"}, times are RFC 3339 strings`}
+		return e
 	case errors.As(err, &pe):
 		field, line := fieldWithValue(data, base, pe.Value, "start", "detected", "mitigated", "resolved")
 		return &incident.Error{Kind: incident.ErrType, File: name, Line: line, Field: field,

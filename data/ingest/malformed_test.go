@@ -79,6 +79,14 @@ func TestMalformed(t *testing.T) {
 		{"json_date_year_0.json", "", incident.ErrRange, 1, "date"},
 		{"json_start_9999.json", "", incident.ErrRange, 1, "start"},
 		{"md_start_9999.md", "", incident.ErrRange, 5, "start_time"},
+		{"md_title_list.md", "", incident.ErrType, 4, "title"},
+		{"md_title_mapping.md", "", incident.ErrType, 3, "title"},
+		{"md_keywords_nested.md", "", incident.ErrType, 5, "keywords"},
+		{"json_title_list.json", "", incident.ErrType, 4, "title"},
+		{"json_remediation_string.json", "", incident.ErrType, 5, "remediation"},
+		{"json_sources_object.json", "", incident.ErrType, 5, "sources"},
+		{"json_ttd_minutes_string.json", "", incident.ErrType, 5, "ttd.minutes"},
+		{"json_reference_year_string.json", "", incident.ErrType, 5, "references.year"},
 	}
 	dir := filepath.Join("testdata", "malformed")
 	for _, tt := range tests {
@@ -117,6 +125,11 @@ func checkLocated(t *testing.T, err error, path string, kind incident.Kind, line
 	}
 	if ie.Field != field || (field != "" && !strings.Contains(msg, fmt.Sprintf("%q", field))) {
 		t.Errorf("field %q, want %q: %s", ie.Field, field, msg)
+	}
+	for _, goWord := range goWords {
+		if strings.Contains(msg, goWord) {
+			t.Errorf("message speaks Go (%q), not the writer's words: %s", goWord, msg)
+		}
 	}
 }
 
@@ -162,4 +175,39 @@ func TestFileOverLimit(t *testing.T) {
 	}
 	f.Close()
 	checkLocated(t, LoadFile(path, "").Err, path, incident.ErrTooLarge, 0, "")
+}
+
+// goWords are what a Go decoder says that a person writing JSON or YAML
+// does not: type names and the decoder's own wording.
+var goWords = []string{"interface {}", "[]string", "[]incident", "map[", "Go struct", "Go value", "unmarshal", "float64", "int64", "incident.", "frontMatter", "strconv."}
+
+// TestMalformedInUserWords: a value of the wrong type is refused with what
+// the field must be, what it was, and how to write it, in the words of the
+// format (text, a list; a JSON string, an array).
+func TestMalformedInUserWords(t *testing.T) {
+	for file, want := range map[string][]string{
+		"md_title_list.md":                {`field "title": must be text, not a list`, "write title: and its text on the same line"},
+		"md_title_mapping.md":             {`field "title": must be text, not a mapping`},
+		"md_keywords_nested.md":           {`field "keywords": each item must be text, not a list`, "e.g. [a, b]"},
+		"md_categories_int.md":            {`field "categories": must be a list, not a whole number`, "write categories: [a, b]"},
+		"json_title_list.json":            {`field "title": must be text (a JSON string), not an array`, `"title": "…"`, "join the items"},
+		"json_remediation_string.json":    {`field "remediation": must be an array of strings, not a string`, `"remediation": […]`},
+		"json_sources_object.json":        {`field "sources": must be an array of objects, not an object`},
+		"json_ttd_minutes_string.json":    {`field "ttd.minutes": must be a number, not a string`, "without quotes"},
+		"json_reference_year_string.json": {`field "references.year": must be a whole number, not a string`},
+		"json_ttr_string.json":            {`field "ttr": must be an object {"minutes": …, "source": …}, not a string`, `"ttr": {"minutes": 9, "source": "given"}`},
+		"json_tags_string.json":           {`field "tags": must be an array of objects, not a string`},
+	} {
+		path := filepath.Join("testdata", "malformed", file)
+		err := LoadFile(path, "").Err
+		if err == nil {
+			t.Errorf("%s: accepted", file)
+			continue
+		}
+		for _, w := range want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v\nlacks %q", file, err, w)
+			}
+		}
+	}
 }

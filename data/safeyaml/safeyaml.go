@@ -9,6 +9,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 
 	"incidents/data/incident"
 )
@@ -251,16 +252,23 @@ func (d Doc) decodeError(data []byte, err error) error {
 			line = tk.Position.Line
 		}
 	}
-	at := &incident.Error{File: d.Name, Line: d.fileLine(line), Field: keyAt(data, line), Hint: d.Hint}
+	var tk *token.Token
+	if ye != nil {
+		tk = ye.GetToken()
+	}
+	key := fieldAt(data, line, tk)
+	at := &incident.Error{File: d.Name, Line: d.fileLine(line), Field: key, Hint: d.Hint}
 	var te *yaml.TypeError
 	var ue *yaml.UnexpectedNodeTypeError
 	var oe *yaml.OverflowError
 	var fe *yaml.UnknownFieldError
 	switch {
 	case errors.As(err, &te):
-		at.Kind, at.Msg = incident.ErrType, fmt.Sprintf("%s where %s is expected", describe(te.SrcType), describe(te.DstType))
+		at.Kind = incident.ErrType
+		at.Msg, at.Hint = mustBe(tk, key, describe(te.DstType), describe(te.SrcType), d.Hint)
 	case errors.As(err, &ue):
-		at.Kind, at.Msg = incident.ErrType, msg
+		at.Kind = incident.ErrType
+		at.Msg, at.Hint = mustBe(tk, key, nodeWords(ue.Expected), nodeWords(ue.Actual), d.Hint)
 	case errors.As(err, &oe):
 		at.Kind, at.Msg = incident.ErrType, fmt.Sprintf("number %s is out of range", oe.SrcNum)
 	case errors.As(err, &fe):
@@ -297,6 +305,98 @@ func describe(t reflect.Type) string {
 		return "a number"
 	}
 	return "a value"
+}
+
+// nodeWords names a kind of YAML node as describe names a Go type.
+func nodeWords(t ast.NodeType) string {
+	switch t {
+	case ast.SequenceType:
+		return "a list"
+	case ast.MappingType, ast.MappingKeyType, ast.MappingValueType:
+		return "a mapping"
+	case ast.StringType, ast.LiteralType:
+		return "text"
+	case ast.IntegerType:
+		return "a whole number"
+	case ast.FloatType, ast.InfinityType, ast.NanType:
+		return "a number"
+	case ast.BoolType:
+		return "true or false"
+	case ast.NullType:
+		return "nothing"
+	}
+	return "a value"
+}
+
+// mustBe says that the value of key (or, when tk is an item of a list,
+// each of its items) must be want, not got, and how to write it.
+func mustBe(tk *token.Token, key, want, got, docHint string) (msg, hint string) {
+	if tk != nil && tk.Prev != nil {
+		switch tk.Prev.Type {
+		case token.SequenceStartType, token.CollectEntryType, token.SequenceEntryType:
+			return fmt.Sprintf("each item must be %s, not %s", want, got),
+				fmt.Sprintf("write the items of %s as plain values, e.g. [a, b]; %s", orKey(key), docHint)
+		}
+	}
+	return fmt.Sprintf("must be %s, not %s", want, got), howToWrite(key, want) + "; " + docHint
+}
+
+func orKey(key string) string {
+	if key == "" {
+		return "the list"
+	}
+	return key
+}
+
+// howToWrite says how to write key so that it holds what want names.
+func howToWrite(key, want string) string {
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		key = key[i+1:]
+	}
+	if key == "" {
+		key = "the key"
+	}
+	switch want {
+	case "text":
+		return fmt.Sprintf("write %s: and its text on the same line (in quotes if it holds ': ' or starts with [ or {)", key)
+	case "a list":
+		return fmt.Sprintf("write %s: [a, b], or one '- item' line per item under it", key)
+	case "a mapping":
+		return fmt.Sprintf("write %s: and indented 'name: value' lines under it", key)
+	case "a whole number", "a number":
+		return fmt.Sprintf("write %s: and %s, without quotes", key, want)
+	case "true or false":
+		return fmt.Sprintf("write %s: true or %s: false", key, key)
+	}
+	return "check the value of " + key
+}
+
+// fieldAt names the key whose value the error at line n (1-based) and
+// token tk is about: the top-level key, and the key that holds the value
+// when it is nested below it ("cases.id") or when the top-level line does
+// not read as a key (a flow mapping such as a JSON config).
+func fieldAt(data []byte, n int, tk *token.Token) string {
+	top, inner := keyAt(data, n), tokenKey(tk)
+	switch {
+	case inner == "" || inner == top:
+		return top
+	case top == "" || strings.ContainsAny(top, `{}[]"'`):
+		return inner
+	}
+	return top + "." + inner
+}
+
+// tokenKey returns the key of the mapping value that starts at tk (the
+// value's first token, or the ':' of its first entry when the value is
+// itself a mapping), or "".
+func tokenKey(tk *token.Token) string {
+	if tk != nil && tk.Type == token.MappingValueType {
+		tk = tk.Prev // the value's own first key
+	}
+	if tk == nil || tk.Prev == nil || tk.Prev.Type != token.MappingValueType || tk.Prev.Prev == nil {
+		return ""
+	}
+	return tk.Prev.Prev.Value
 }
 
 // keyAt returns the top-level key whose value spans line n (1-based) of

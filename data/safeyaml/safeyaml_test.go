@@ -138,9 +138,9 @@ func TestErrorsInUserWords(t *testing.T) {
 		field     string
 		msg       string
 	}{
-		{"list for text", "keywords: [a]\ntitle: [a, b]\n", pageDoc, incident.ErrType, 3, "title", "a list where text is expected"},
-		{"mapping for a list", "title: t\nkeywords:\n  x: 1\n", pageDoc, incident.ErrType, 4, "keywords", "mapping was used where sequence is expected"},
-		{"text for a number", "count: many\n", pageDoc, incident.ErrType, 2, "count", "where a whole number is expected"},
+		{"list for text", "keywords: [a]\ntitle: [a, b]\n", pageDoc, incident.ErrType, 3, "title", "must be text, not a list"},
+		{"mapping for a list", "title: t\nkeywords:\n  x: 1\n", pageDoc, incident.ErrType, 4, "keywords", "must be a list, not a mapping"},
+		{"text for a number", "count: many\n", pageDoc, incident.ErrType, 2, "count", "must be a whole number, not text"},
 		{"unknown key", "title: t\ncolour: red\n", Doc{Name: "c.yaml", What: "config", Hint: "keys: title", Strict: true}, incident.ErrInvalid, 2, "colour", "unknown key"},
 		{"syntax", "title: \"open\nkeywords: [a]\n", pageDoc, incident.ErrSyntax, 2, "", "invalid YAML front matter"},
 	} {

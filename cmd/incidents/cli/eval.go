@@ -284,6 +284,9 @@ func evalLabels(ctx context.Context, app *App, s *store.Store, ids map[string]bo
 				Hint: "evaluate the database the clusters were generated for"}
 		}
 	case explicit || !errors.Is(err, os.ErrNotExist):
+		if incident.KindOf(err) != "" {
+			return nil, err // names the file already
+		}
 		return nil, fmt.Errorf("clusters file %s: %w", clustersPath, err)
 	}
 	return out, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -86,7 +87,7 @@ Human output goes to stdout; diagnostics and progress to stderr.`,
 		return cmd.Help()
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &UsageError{Msg: err.Error() + " (see '" + c.CommandPath() + " --help')"}
+		return &UsageError{Msg: flagWords(err.Error()) + " (see '" + c.CommandPath() + " --help')"}
 	})
 	subs := make([]*cobra.Command, 0, len(commands))
 	for _, f := range commands {
@@ -178,4 +179,28 @@ func containsWord(s, sub string) bool {
 		}
 	}
 	return false
+}
+
+// flagParseError matches what pflag says of a value it cannot parse: the
+// Go function that refused it and that function's words.
+var flagParseError = regexp.MustCompile(`: (strconv\.Parse(Int|Uint|Float|Bool)|time): (parsing "[^"]*": )?(.*)$`)
+
+// flagWords says a refused flag value in the user's words: "invalid
+// argument "x" for "-k, --k" flag: not a whole number" rather than
+// "strconv.ParseInt: parsing "x": invalid syntax".
+func flagWords(msg string) string {
+	m := flagParseError.FindStringSubmatchIndex(msg)
+	if m == nil {
+		return msg
+	}
+	fn, why := msg[m[2]:m[3]], msg[m[8]:m[9]]
+	want := map[string]string{"strconv.ParseInt": "a whole number", "strconv.ParseUint": "a whole number of 0 or more",
+		"strconv.ParseFloat": "a number", "strconv.ParseBool": "true or false", "time": "a duration such as 30s, 2m or 1h30m"}[fn]
+	switch {
+	case strings.Contains(why, "out of range"):
+		why = "out of range"
+	default:
+		why = "not " + want
+	}
+	return msg[:m[0]] + ": " + why
 }
