@@ -110,6 +110,29 @@ func (in *Incident) YearMonth() (year, month int, ok bool) {
 	return 0, 0, false
 }
 
+// Day returns the first day the case's date covers: 2024-03-05 itself,
+// 2024-03-01 for 2024-03, 2024-01-01 for 2024; the day of Start when Date
+// is empty. It is the day date filters compare (the store's day column,
+// serve's since and until). ok is false for an undated case.
+func (in *Incident) Day() (day time.Time, ok bool) {
+	y, m, ok := in.YearMonth()
+	if !ok {
+		return time.Time{}, false
+	}
+	month, d := time.January, 1
+	if m > 0 {
+		month = time.Month(m)
+	}
+	if len(in.Date) == 10 {
+		if t, err := time.Parse("2006-01-02", in.Date); err == nil {
+			d = t.Day()
+		}
+	} else if in.Date == "" && in.Start != nil {
+		d = in.Start.Day()
+	}
+	return time.Date(y, month, d, 0, 0, 0, 0, time.UTC), true
+}
+
 // QuarterOf formats a year and month as "2024Q3".
 func QuarterOf(year int, m time.Month) string {
 	q := (int(m)-1)/3 + 1

@@ -375,21 +375,13 @@ func (ap *appenders) addCase(in *incident.Incident, hash string, doc []byte, run
 	var year, month, quarter, day driver.Value
 	if y, m, ok := in.YearMonth(); ok {
 		year = int32(y)
-		dm := time.January
 		if m > 0 {
 			month = int32(m)
 			quarter = incident.QuarterOf(y, time.Month(m))
-			dm = time.Month(m)
 		}
-		d := 1
-		if len(in.Date) == 10 {
-			if t, err := time.Parse("2006-01-02", in.Date); err == nil {
-				d = t.Day()
-			}
-		} else if in.Date == "" && in.Start != nil {
-			d = in.Start.Day()
-		}
-		day = time.Date(y, dm, d, 0, 0, 0, 0, time.UTC)
+	}
+	if d, ok := in.Day(); ok {
+		day = d
 	}
 	rootCause, rootClass := rootCauseOf(tags)
 	if err := ap.inc.AppendRow(

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"incidents/data/incident"
+	"incidents/taxonomy"
 )
 
 // Paging limits.
@@ -31,6 +33,12 @@ type Filter struct {
 	Year      int    `json:"year,omitempty" jsonschema:"year the incident began, e.g. 2021"`
 	Limit     int    `json:"limit,omitempty" jsonschema:"page size (default 50, at most 500)"`
 	Offset    int    `json:"offset,omitempty" jsonschema:"number of results to skip"`
+	// SinceDay and UntilDay bound the day a case is dated (the first day
+	// its date covers, incident.Day), inclusive; zero does not bound.
+	// Undated cases are outside any bound. (The API reads them from
+	// since= and until=.)
+	SinceDay time.Time `json:"-"`
+	UntilDay time.Time `json:"-"`
 }
 
 // Normalize bounds Limit and Offset and trims the texts.
@@ -47,13 +55,15 @@ func (f Filter) Normalize() Filter {
 
 // CaseSummary is one line of a case list.
 type CaseSummary struct {
-	ID        string             `json:"id"`
-	Org       string             `json:"org"`
-	Title     string             `json:"title"`
-	Date      string             `json:"date,omitempty"`
-	RootCause string             `json:"root_cause,omitempty"`
-	TTD       *incident.Duration `json:"ttd,omitempty"`
-	TTR       *incident.Duration `json:"ttr,omitempty"`
+	ID        string `json:"id"`
+	Org       string `json:"org"`
+	Title     string `json:"title"`
+	Date      string `json:"date,omitempty"`
+	RootCause string `json:"root_cause,omitempty"` // term id
+	// RootCauseLabel is the vocabulary label of RootCause.
+	RootCauseLabel string             `json:"root_cause_label,omitempty"`
+	TTD            *incident.Duration `json:"ttd,omitempty"`
+	TTR            *incident.Duration `json:"ttr,omitempty"`
 	// Score and Terms are set for search results.
 	Score float64  `json:"score,omitempty"`
 	Terms []string `json:"terms,omitempty"`
@@ -74,7 +84,7 @@ type Page struct {
 func Summary(c *incident.Incident) CaseSummary {
 	cs := CaseSummary{ID: c.ID, Org: c.Org, Title: c.Title, Date: c.Date, TTD: c.TTD, TTR: c.TTR}
 	if rc := primary(c, incident.RootCause); rc != "" {
-		cs.RootCause = rc
+		cs.RootCause, cs.RootCauseLabel = rc, taxonomy.Default().Label(incident.RootCause, rc)
 	}
 	return cs
 }
@@ -112,12 +122,19 @@ func (f Filter) match() func(*incident.Incident) bool {
 			terms = append(terms, x)
 		}
 	}
-	if len(terms) == 0 && f.Org == "" && f.Year == 0 {
+	dated := !f.SinceDay.IsZero() || !f.UntilDay.IsZero()
+	if len(terms) == 0 && f.Org == "" && f.Year == 0 && !dated {
 		return nil
 	}
 	return func(c *incident.Incident) bool {
 		if f.Org != "" && !strings.EqualFold(c.Org, f.Org) {
 			return false
+		}
+		if dated {
+			d, ok := c.Day()
+			if !ok || (!f.SinceDay.IsZero() && d.Before(f.SinceDay)) || (!f.UntilDay.IsZero() && d.After(f.UntilDay)) {
+				return false
+			}
 		}
 		if f.Year != 0 {
 			if y, _, ok := c.YearMonth(); !ok || y != f.Year {

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"mime"
 	"net/http"
 	"strings"
@@ -26,6 +27,10 @@ type Status struct {
 }
 
 func (s *Server) apiStatus(w http.ResponseWriter, r *http.Request) {
+	if _, err := epStatus.read(r, true); err != nil {
+		s.apiFail(w, r, err)
+		return
+	}
 	snap := s.e.Snapshot()
 	st := Status{Cases: len(snap.Cases), Snapshot: snap.Gen, LoadedAt: snap.LoadedAt, LoadMs: snap.LoadTime.Milliseconds(), ReadMs: snap.ReadTime.Milliseconds(), Database: s.e.Path()}
 	if snap.Links != nil {
@@ -35,20 +40,21 @@ func (s *Server) apiStatus(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiCases(w http.ResponseWriter, r *http.Request) {
-	f, err := filterOf(r)
+	v, err := epCases.read(r, true)
 	if err != nil {
 		s.apiFail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.e.Snapshot().List(f))
+	writeJSON(w, http.StatusOK, s.e.Snapshot().List(v.filter()))
 }
 
 func (s *Server) apiSearch(w http.ResponseWriter, r *http.Request) {
-	f, err := filterOf(r)
+	v, err := epSearch.read(r, true)
 	if err != nil {
 		s.apiFail(w, r, err)
 		return
 	}
+	f := v.filter()
 	if f.Q == "" {
 		writeError(w, http.StatusBadRequest, "parameter q is missing", "e.g. /api/search?q=expired+certificate")
 		return
@@ -62,14 +68,14 @@ func (s *Server) apiSearch(w http.ResponseWriter, r *http.Request) {
 const APIBacklinks = 100
 
 func (s *Server) apiCase(w http.ResponseWriter, r *http.Request) {
+	v, err := epCase.read(r, true)
+	if err != nil {
+		s.apiFail(w, r, err)
+		return
+	}
 	maxFrom := APIBacklinks
-	if v := r.URL.Query().Get("from_limit"); v != "" {
-		n, err := intParam(r, "from_limit")
-		if err != nil {
-			s.apiFail(w, r, err)
-			return
-		}
-		maxFrom = n // 0: all
+	if v.get("from_limit") != "" {
+		maxFrom = v.count("from_limit") // 0: all
 	}
 	d, err := s.e.Snapshot().Detail(r.PathValue("id"), maxFrom)
 	if err != nil {
@@ -88,11 +94,12 @@ type SimilarResponse struct {
 }
 
 func (s *Server) apiSimilar(w http.ResponseWriter, r *http.Request) {
-	k, err := intParam(r, "k")
+	v, err := epSimilar.read(r, true)
 	if err != nil {
 		s.apiFail(w, r, err)
 		return
 	}
+	k := v.count("k")
 	if k == 0 {
 		k = 10
 	}
@@ -114,15 +121,20 @@ func (s *Server) apiSimilar(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiVocab(w http.ResponseWriter, r *http.Request) {
+	if _, err := epVocab.read(r, true); err != nil {
+		s.apiFail(w, r, err)
+		return
+	}
 	writeJSON(w, http.StatusOK, s.e.Snapshot().Vocabulary())
 }
 
 func (s *Server) apiTopic(w http.ResponseWriter, r *http.Request) {
-	limit, err := intParam(r, "limit")
+	v, err := epTopic.read(r, true)
 	if err != nil {
 		s.apiFail(w, r, err)
 		return
 	}
+	limit := v.count("limit")
 	if limit == 0 {
 		limit = engine.DefaultLimit
 	}
@@ -135,18 +147,18 @@ func (s *Server) apiTopic(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiStats(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	aq := analysis.Query{By: q.Get("by"), Metric: q.Get("metric"), Since: q.Get("since"), Until: q.Get("until"), Org: q.Get("org"), Quarter: q.Get("quarter")}
+	v, err := epStats.read(r, true)
+	if err != nil {
+		s.apiFail(w, r, err)
+		return
+	}
+	aq := analysis.Query{By: v.get("by"), Metric: v.get("metric"), Since: v.get("since"), Until: v.get("until"), Org: v.get("org"),
+		Quarter: v.get("quarter"), Year: v.count("year")}
 	if aq.By == "" {
 		aq.By = "root_cause_class"
 	}
 	if aq.By == "none" {
 		aq.By = ""
-	}
-	var err error
-	if aq.Year, err = intParam(r, "year"); err != nil {
-		s.apiFail(w, r, err)
-		return
 	}
 	t, err := s.e.Stats(r.Context(), aq)
 	if err != nil {
@@ -167,6 +179,10 @@ type SQLRequest struct {
 }
 
 func (s *Server) apiSQL(w http.ResponseWriter, r *http.Request) {
+	if _, err := epSQL.read(r, true); err != nil {
+		s.apiFail(w, r, err)
+		return
+	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		// A form post is what a foreign page can make a browser send.
 		writeError(w, http.StatusUnsupportedMediaType, "POST /api/sql takes a JSON body with Content-Type: application/json",
@@ -182,7 +198,7 @@ func (s *Server) apiSQL(w http.ResponseWriter, r *http.Request) {
 			s.apiFail(w, r, mb)
 			return
 		}
-		writeError(w, http.StatusBadRequest, "body is not a JSON object {\"sql\": ...}: "+err.Error(), `e.g. {"sql": "SELECT count(*) FROM incidents"}`)
+		writeError(w, http.StatusBadRequest, "body is not a JSON object {\"sql\": ...}: "+bodyProblem(err), `e.g. {"sql": "SELECT count(*) FROM incidents", "max_rows": 100}`)
 		return
 	}
 	if strings.TrimSpace(req.SQL) == "" {
@@ -195,4 +211,15 @@ func (s *Server) apiSQL(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, res)
+}
+
+// bodyProblem says what is wrong with a JSON body in its writer's words,
+// never in Go types.
+func bodyProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		je := incident.JSONTypeError(te)
+		return fmt.Sprintf("field %q %s", je.Field, je.Msg)
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
 }

@@ -125,11 +125,12 @@ type indexData struct {
 }
 
 func (s *Server) pageIndex(w http.ResponseWriter, r *http.Request) {
-	f, err := filterOf(r)
+	v, err := epIndex.read(r, false)
 	if err != nil {
 		s.pageFail(w, r, err)
 		return
 	}
+	f := v.filter()
 	snap := s.e.Snapshot()
 	d := indexData{Filter: f, Page: snap.List(f), Facets: snap.Facets(300)}
 	d.Last = min(f.Offset+len(d.Page.Cases), d.Page.Total)

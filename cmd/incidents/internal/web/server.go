@@ -275,36 +275,3 @@ func badParam(name, value, want string) error {
 	return &incident.Error{Kind: incident.ErrInvalid, Field: name, Msg: fmt.Sprintf("parameter %s=%q is not %s", name, value, want)}
 }
 
-// intParam reads an optional integer parameter.
-func intParam(r *http.Request, name string) (int, error) {
-	v := r.URL.Query().Get(name)
-	if v == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 {
-		return 0, badParam(name, v, "a non-negative integer")
-	}
-	return n, nil
-}
-
-// filterOf reads the case filter from the query string.
-func filterOf(r *http.Request) (engine.Filter, error) {
-	q := r.URL.Query()
-	f := engine.Filter{Q: q.Get("q"), RootCause: q.Get("root_cause"), Symptom: q.Get("symptom"),
-		Component: q.Get("component"), Trigger: q.Get("trigger"), Org: q.Get("org")}
-	var err error
-	if f.Year, err = intParam(r, "year"); err != nil {
-		return f, err
-	}
-	if f.Limit, err = intParam(r, "limit"); err != nil {
-		return f, err
-	}
-	if f.Offset, err = intParam(r, "offset"); err != nil {
-		return f, err
-	}
-	if len(f.Q) > 1000 {
-		return f, badParam("q", f.Q[:40]+"…", "at most 1000 bytes")
-	}
-	return f.Normalize(), nil
-}

@@ -317,3 +317,78 @@ func TestServerLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIHonoursOrRefusesParams: every parameter of the API either
+// filters the answer or is refused with 400 and a JSON error naming it
+// with a hint (the validator's table test is TestParams); root causes
+// carry their labels beside the term ids.
+func TestAPIHonoursOrRefusesParams(t *testing.T) {
+	ts, _ := server(t)
+	page := func(path string) map[string]any {
+		t.Helper()
+		status, body, _ := get(t, ts.URL+path)
+		var m map[string]any
+		if err := json.Unmarshal([]byte(body), &m); err != nil || status != 200 {
+			t.Fatalf("%s: %d %.300s", path, status, body)
+		}
+		return m
+	}
+	if m := page("/api/cases?since=2099-01-01"); m["total"].(float64) != 0 || len(m["cases"].([]any)) != 0 {
+		t.Errorf("since=2099-01-01 (valid, in the future) must filter everything out: %v", m["total"])
+	}
+	all := page("/api/cases")["total"].(float64)
+	in2020 := page("/api/cases?since=2020-01-01&until=2020-12-31&limit=500")
+	if n := in2020["total"].(float64); n == 0 || n >= all {
+		t.Errorf("2020 has %v of %v cases", n, all)
+	}
+	for _, c := range in2020["cases"].([]any) {
+		if d := c.(map[string]any)["date"].(string); !strings.HasPrefix(d, "2020") {
+			t.Errorf("case dated %s in 2020's list", d)
+		}
+	}
+	if n := page("/api/search?q=dns&until=2015")["total"].(float64); n >= page("/api/search?q=dns")["total"].(float64) {
+		t.Errorf("until does not filter a search: %v", n)
+	}
+	labelled := false
+	for _, c := range page("/api/cases?limit=50")["cases"].([]any) {
+		m := c.(map[string]any)
+		if rc, _ := m["root_cause"].(string); rc != "" {
+			if lb, _ := m["root_cause_label"].(string); lb == "" || lb == rc {
+				t.Errorf("root cause %s without its label: %v", rc, m)
+			}
+			labelled = true
+		}
+	}
+	if !labelled {
+		t.Error("no case of the first page has a root cause")
+	}
+	for _, tc := range []struct{ path, param, hint string }{
+		{"/api/cases?since=2024-13-01", "since", "YYYY-MM-DD"},
+		{"/api/cases?sinse=2024", "sinse", "did you mean since?"},
+		{"/api/cases?root_cause=nosuch", "root_cause", "/api/vocab"},
+		{"/api/cases?limit=100000", "limit", "page size"},
+		{"/api/search?q=dns&page=2", "page", "offset"},
+		{"/api/cases/test-xss-1/similar?k=1000", "k", "related"},
+		{"/api/stats?by=root_cause&metric=p90", "metric", "ttd or ttr"},
+		{"/api/status?verbose=1", "verbose", "no parameters"},
+	} {
+		status, body, h := get(t, ts.URL+tc.path)
+		var m map[string]string
+		if status != 400 || !strings.HasPrefix(h.Get("Content-Type"), "application/json") || json.Unmarshal([]byte(body), &m) != nil ||
+			!strings.Contains(m["error"], tc.param) || !strings.Contains(m["hint"], tc.hint) {
+			t.Errorf("%s: %d %s, want 400 naming %s with a hint holding %q", tc.path, status, body, tc.param, tc.hint)
+		}
+	}
+	// Pages ignore parameters they do not know, and refuse bad values.
+	if status, _, _ := get(t, ts.URL+"/?utm_source=mail"); status != 200 {
+		t.Errorf("index with a tracking parameter: %d", status)
+	}
+	if status, body, _ := get(t, ts.URL+"/?since=soon"); status != 400 || !strings.Contains(body, "since") {
+		t.Errorf("index with since=soon: %d", status)
+	}
+	// A JSON body of the wrong shape is refused in the writer's words.
+	status, m := post(t, ts.URL+"/api/sql", "application/json", `{"sql": ["SELECT 1"]}`)
+	if msg, _ := m["error"].(string); status != 400 || !strings.Contains(msg, `"sql" must be text`) || strings.Contains(msg, "Go ") || strings.Contains(msg, "unmarshal") {
+		t.Errorf("sql as an array: %d %v", status, m)
+	}
+}
