@@ -277,19 +277,16 @@ func (s *Snapshot) viewOf(l incident.Link) LinkView {
 	return s.view(l, i)
 }
 
-// NotFound returns the error for an unknown case id.
-func NotFound(id string) error {
-	return &incident.Error{Kind: incident.ErrNotFound, Field: "id", Msg: fmt.Sprintf("no case with id %q", id), Hint: "search or list the cases to find an id"}
-}
 
 // Detail returns a case with its related cases, or a not-found error. Of
 // the links pointing at the case, the maxFrom strongest are returned (all
 // when maxFrom <= 0): a case can be listed by thousands of others.
 func (s *Snapshot) Detail(id string, maxFrom int) (*CaseDetail, error) {
-	e, ok := s.byID[id]
-	if !ok {
-		return nil, NotFound(id)
+	id, err := s.ResolveID(id)
+	if err != nil {
+		return nil, err
 	}
+	e := s.byID[id]
 	out, in := s.links.from(e), s.links.to(e)
 	d := &CaseDetail{Case: s.Cases[e], Snapshot: s.Gen, RelatedFromTotal: len(in)}
 	if maxFrom > 0 {

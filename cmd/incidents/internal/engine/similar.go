@@ -58,8 +58,9 @@ func (s *Snapshot) StoredK() int { return s.storedK }
 // links (as 'incidents related ID' shows them); otherwise they are computed
 // with the warm index.
 func (s *Snapshot) Similar(id string, k int) ([]LinkView, error) {
-	if _, ok := s.Case(id); !ok {
-		return nil, NotFound(id)
+	id, err := s.ResolveID(id)
+	if err != nil {
+		return nil, err
 	}
 	if k <= 0 {
 		k = similarity.DefaultK
@@ -84,8 +85,9 @@ func (s *Snapshot) Similar(id string, k int) ([]LinkView, error) {
 
 // SimilarComputed is Similar always computed with the index.
 func (s *Snapshot) SimilarComputed(id string, k int) ([]LinkView, error) {
-	if _, ok := s.Case(id); !ok {
-		return nil, NotFound(id)
+	id, err := s.ResolveID(id)
+	if err != nil {
+		return nil, err
 	}
 	if k <= 0 {
 		k = similarity.DefaultK

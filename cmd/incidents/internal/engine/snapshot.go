@@ -140,6 +140,30 @@ func parentOf(term string) string {
 	return ""
 }
 
+// ResolveID returns the id a person's id names: the id itself, or the one
+// case id equal to it ignoring case ("il-0395" is IL-0395). An unknown id
+// is an *incident.Error of kind ErrNotFound naming the nearest ids.
+func (s *Snapshot) ResolveID(id string) (string, error) {
+	if _, ok := s.byID[id]; ok {
+		return id, nil
+	}
+	ids := func(yield func(string) bool) {
+		for _, c := range s.Cases {
+			if !yield(c.ID) {
+				return
+			}
+		}
+	}
+	switch m := incident.FoldID(id, ids); len(m) {
+	case 0:
+		return "", incident.UnknownID(id, incident.NearestIDs(id, ids))
+	case 1:
+		return m[0], nil
+	default:
+		return "", incident.AmbiguousID(id, m)
+	}
+}
+
 // Case returns the case with this id.
 func (s *Snapshot) Case(id string) (*incident.Incident, bool) {
 	i, ok := s.byID[id]

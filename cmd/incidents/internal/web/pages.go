@@ -280,6 +280,14 @@ func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
 		s.pageFail(w, r, badParam("from", v, `"all" (every case that lists this one)`))
 		return
 	}
+	if _, ok := snap.Case(id); !ok {
+		// An id typed in another case has one address: the case's own.
+		if canon, err := snap.ResolveID(id); err == nil {
+			u := url.URL{Path: "/cases/" + canon, RawQuery: r.URL.RawQuery}
+			http.Redirect(w, r, u.String(), http.StatusMovedPermanently)
+			return
+		}
+	}
 	cacheable := maxFrom == s.backlinks
 	if body, ok := s.cache.get(snap.Gen, id); ok && cacheable {
 		writeHTML(w, http.StatusOK, body)

@@ -392,3 +392,29 @@ func TestAPIHonoursOrRefusesParams(t *testing.T) {
 		t.Errorf("sql as an array: %d %v", status, m)
 	}
 }
+
+// TestIDsIgnoreCase: an id typed in another case finds its case (a page
+// redirects to the case's own address); an unknown one names the nearest.
+func TestIDsIgnoreCase(t *testing.T) {
+	ts, _ := server(t)
+	status, body, _ := get(t, ts.URL+"/api/cases/TEST-XSS-1")
+	if status != 200 || !strings.Contains(body, `"id":"test-xss-1"`) {
+		t.Errorf("/api/cases/TEST-XSS-1: %d %.200s", status, body)
+	}
+	if status, body, _ = get(t, ts.URL+"/api/cases/Test-Xss-1/similar?k=2"); status != 200 || !strings.Contains(body, `"similar"`) {
+		t.Errorf("similar of Test-Xss-1: %d %.200s", status, body)
+	}
+	status, body, _ = get(t, ts.URL+"/api/cases/test-xss-9")
+	if status != 404 || !strings.Contains(body, "did you mean test-xss-1") {
+		t.Errorf("/api/cases/test-xss-9: %d %s", status, body)
+	}
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noFollow.Get(ts.URL + "/cases/TEST-XSS-1?from=all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != "/cases/test-xss-1?from=all" {
+		t.Errorf("/cases/TEST-XSS-1: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+}
