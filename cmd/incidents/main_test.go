@@ -190,22 +190,84 @@ func checkDB(t testing.TB, db string) {
 	}
 }
 
+// TestExitCodes runs a refusal for every code path the README's exit code
+// table lists (130 and 143 are TestSignals'): each exits with its
+// documented code and says why on stderr.
 func TestExitCodes(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "x.duckdb")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "x.duckdb")
 	copyDB(t, bundledDB, db)
+	// Databases the database-refused paths need, each its own copy.
+	altered := func(name string, stmts ...string) string {
+		p := filepath.Join(dir, name+".duckdb")
+		copyDB(t, bundledDB, p)
+		for _, st := range stmts {
+			mustRun(t, p, "sql", "--write", st)
+		}
+		return p
+	}
+	newer := altered("newer", `UPDATE core.meta SET value = '99' WHERE key = 'schema_version'`)
+	orphan := altered("orphan", `INSERT INTO core.tags VALUES ('NO-SUCH-CASE', 0, 'symptom', 'high-error-rate', NULL, 'human', NULL, NULL)`)
+	shrunk := altered("shrunk", `DELETE FROM core.incidents WHERE id IN (SELECT id FROM core.incidents ORDER BY id LIMIT 40)`)
+	unlinked := filepath.Join(dir, "unlinked.duckdb")
+	mustRun(t, unlinked, "ingest", "--bundled")
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"id": "X-1", "org": "Example", "title": ["a", "b"]}`), 0o644)
+
 	for _, tt := range []struct {
+		why  string
+		db   string
 		args []string
 		code int
+		says string // on stderr
 	}{
-		{[]string{"check"}, 0},
-		{[]string{"nosuchcommand"}, 2},
-		{[]string{"ingest"}, 2},
-		{[]string{"show", "NO-SUCH-CASE"}, 3},
-		{[]string{"ingest", "../../data/ingest/testdata/malformed/json_truncated.json"}, 3},
-		{[]string{"report", "--quarter", "1999Q1", "--out", filepath.Join(t.TempDir(), "r.html")}, 3},
+		{"success", db, []string{"check"}, 0, ""},
+		{"success", db, []string{"show", "il-0395"}, 0, ""},
+		{"other failure: the report cannot be written there", db, []string{"report", "--out", filepath.Join(dir, "no", "such", "dir", "r.html")}, 1, "no such file or directory"},
+		{"usage: unknown command", db, []string{"nosuchcommand"}, 2, "unknown command"},
+		{"usage: unknown flag", db, []string{"list", "--colour"}, 2, "unknown flag"},
+		{"usage: a flag value of the wrong form", db, []string{"related", "IL-0395", "-k", "x"}, 2, "not a whole number"},
+		{"usage: missing argument", db, []string{"show"}, 2, "accepts 1 arg"},
+		{"usage: missing paths", db, []string{"ingest"}, 2, ""},
+		{"usage: a format the command does not offer", db, []string{"list", "-o", "xml"}, 2, "table|json|csv|markdown"},
+		{"usage: a date that is not one", db, []string{"list", "--since", "yesterday"}, 2, "YYYY"},
+		{"usage: a term the vocabulary lacks", db, []string{"search", "dns", "--facet", "root_cause=nosuch"}, 2, "incidents vocab"},
+		{"usage: a grouping that is not one", db, []string{"stats", "--by", "colour"}, 2, "colour"},
+		{"bad input: an unknown case id", db, []string{"show", "NO-SUCH-CASE"}, 3, "no case with id"},
+		{"bad input: an unknown case id, with the nearest", db, []string{"related", "IL-395"}, 3, "did you mean IL-0395"},
+		{"bad input: a malformed file", db, []string{"ingest", "../../data/ingest/testdata/malformed/json_truncated.json"}, 3, "json_truncated.json:"},
+		{"bad input: a field of the wrong type", db, []string{"ingest", bad}, 3, `field "title": must be text`},
+		{"bad input: a quarter without cases", db, []string{"report", "--quarter", "1999Q1", "--out", filepath.Join(dir, "r.html")}, 3, "1999Q1"},
+		{"bad input: no database file", filepath.Join(dir, "typo.duckdb"), []string{"list"}, 3, "no database file"},
+		{"bad input: no links stored yet", unlinked, []string{"related", "--all"}, 3, "--recompute"},
+		{"database refused: newer schema", newer, []string{"list"}, 4, "newer"},
+		{"database refused: failed check", orphan, []string{"check"}, 4, "integrity problems"},
+		{"database refused: stale-corpus guard", shrunk, []string{"related", "--recompute"}, 4, "--force"},
 	} {
-		if r := runBin(db, tt.args...); r.code != tt.code {
-			t.Errorf("incidents %s: exit %d, want %d\n%s", strings.Join(tt.args, " "), r.code, tt.code, r.stderr)
+		r := runBin(tt.db, tt.args...)
+		if r.code != tt.code || !strings.Contains(r.stderr, tt.says) {
+			t.Errorf("%s: incidents %s: exit %d, want %d saying %q\n%s", tt.why, strings.Join(tt.args, " "), r.code, tt.code, tt.says, r.stderr)
 		}
+	}
+
+	// database refused: locked by another process (a writer holds it).
+	holder := exec.Command(bin, "--db", db, "sql", "--write")
+	holder.Env = append(os.Environ(), "INCIDENTS_DB=")
+	stdin, err := holder.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); holder.Wait() }()
+	var r result
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if r = runBin(db, "show", "IL-0395"); r.code != 0 {
+			break
+		}
+	}
+	if r.code != 4 || !strings.Contains(r.stderr, "in use by another process") {
+		t.Errorf("locked by another process: exit %d, want 4\n%s", r.code, r.stderr)
 	}
 }

@@ -184,14 +184,19 @@ func runEvalRanking(cmd *cobra.Command, app *App, o *evalOpts) error {
 			rows = append(rows, ar...)
 		}
 	}
-	if o.format == FormatJSON {
-		return writeJSON(app.Stdout, rows)
-	}
-	t := &Table{Header: []string{"LABELS", "RANKING", "CASES", "P@5", "P@10", "MRR", "RECALL@10"}}
-	for _, r := range rows {
-		t.Rows = append(t.Rows, append([]string{r.Labels, r.Mode}, metricCells(r.Metrics)...))
-	}
-	return t.Write(app.Stdout, o.format)
+	return writeRecords(app.Stdout, o.format, evalColumns, rows, rows)
+}
+
+// evalColumns are the columns of 'eval' (a ranking against one label set
+// per row).
+var evalColumns = []Column[evalRow]{
+	{Head: "LABELS", Key: "labels", Text: func(r evalRow) string { return r.Labels }},
+	{Head: "RANKING", Key: "ranking", Text: func(r evalRow) string { return r.Mode }},
+	{Head: "CASES", Key: "cases", Text: func(r evalRow) string { return fmt.Sprint(r.Metrics.Cases) }},
+	{Head: "P@5", Key: "p_at_5", Text: func(r evalRow) string { return f3(r.Metrics.PrecisionAt[5]) }},
+	{Head: "P@10", Key: "p_at_10", Text: func(r evalRow) string { return f3(r.Metrics.PrecisionAt[10]) }},
+	{Head: "MRR", Key: "mrr", Text: func(r evalRow) string { return f3(r.Metrics.MRR) }},
+	{Head: "RECALL@10", Key: "recall_at_10", Text: func(r evalRow) string { return f3(r.Metrics.RecallAt[10]) }},
 }
 
 func f3(x float64) string { return fmt.Sprintf("%.3f", x) }
