@@ -85,6 +85,7 @@ var malformedCases = []struct {
 	{"json_sources_object.json", "", incident.ErrType},
 	{"json_ttd_minutes_string.json", "", incident.ErrType},
 	{"json_reference_year_string.json", "", incident.ErrType},
+	{"json_start_number.json", "", incident.ErrType},
 }
 
 // exitFor is the exit status a refused import of kind k gives: every bad

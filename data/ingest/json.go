@@ -209,6 +209,16 @@ func jsonError(name string, data []byte, base int, err error, at int64) error {
 		return &incident.Error{Kind: incident.ErrType, File: name, Line: line, Field: field,
 			Msg: fmt.Sprintf("%q is not a timestamp", pe.Value), Hint: "write times as RFC 3339, e.g. 2017-04-05T01:13:00-07:00"}
 	}
+	if strings.Contains(err.Error(), "Time.UnmarshalJSON") {
+		// A timestamp written as a number, an array or an object.
+		field, line := fieldNotString(data, base, "start", "detected", "mitigated", "resolved")
+		key := field
+		if key == "" {
+			key = "start"
+		}
+		return &incident.Error{Kind: incident.ErrType, File: name, Line: line, Field: field,
+			Msg: "must be an RFC 3339 timestamp in a JSON string", Hint: fmt.Sprintf(`write "%s": "2017-04-05T01:13:00-07:00"`, key)}
+	}
 	if m := unknownField.FindStringSubmatch(err.Error()); m != nil {
 		line := lineOf(data, at)
 		if i := bytes.Index(data[base:], []byte(`"`+m[1]+`"`)); i >= 0 {
@@ -226,6 +236,18 @@ func fieldWithValue(data []byte, base int, v string, fields ...string) (string, 
 	q, _ := json.Marshal(v)
 	for _, f := range fields {
 		re := regexp.MustCompile(`"` + f + `"\s*:\s*` + regexp.QuoteMeta(string(q)))
+		if loc := re.FindIndex(data[base:]); loc != nil {
+			return f, lineOf(data, int64(base+loc[0]))
+		}
+	}
+	return "", lineOf(data, int64(base))
+}
+
+// fieldNotString finds which of fields holds a value that is not a JSON
+// string in the object starting at base.
+func fieldNotString(data []byte, base int, fields ...string) (string, int) {
+	for _, f := range fields {
+		re := regexp.MustCompile(`"` + f + `"\s*:\s*[^"\s]`)
 		if loc := re.FindIndex(data[base:]); loc != nil {
 			return f, lineOf(data, int64(base+loc[0]))
 		}

@@ -87,6 +87,7 @@ func TestMalformed(t *testing.T) {
 		{"json_sources_object.json", "", incident.ErrType, 5, "sources"},
 		{"json_ttd_minutes_string.json", "", incident.ErrType, 5, "ttd.minutes"},
 		{"json_reference_year_string.json", "", incident.ErrType, 5, "references.year"},
+		{"json_start_number.json", "", incident.ErrType, 5, "start"},
 	}
 	dir := filepath.Join("testdata", "malformed")
 	for _, tt := range tests {
@@ -197,6 +198,7 @@ func TestMalformedInUserWords(t *testing.T) {
 		"json_reference_year_string.json": {`field "references.year": must be a whole number, not a string`},
 		"json_ttr_string.json":            {`field "ttr": must be an object {"minutes": …, "source": …}, not a string`, `"ttr": {"minutes": 9, "source": "given"}`},
 		"json_tags_string.json":           {`field "tags": must be an array of objects, not a string`},
+		"json_start_number.json":          {`field "start": must be an RFC 3339 timestamp in a JSON string`, `"start": "2017-04-05T01:13:00-07:00"`},
 	} {
 		path := filepath.Join("testdata", "malformed", file)
 		err := LoadFile(path, "").Err
