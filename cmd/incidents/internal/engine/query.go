@@ -277,7 +277,6 @@ func (s *Snapshot) viewOf(l incident.Link) LinkView {
 	return s.view(l, i)
 }
 
-
 // Detail returns a case with its related cases, or a not-found error. Of
 // the links pointing at the case, the maxFrom strongest are returned (all
 // when maxFrom <= 0): a case can be listed by thousands of others.

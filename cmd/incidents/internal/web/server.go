@@ -274,4 +274,3 @@ func (s *Server) apiFail(w http.ResponseWriter, r *http.Request, err error) {
 func badParam(name, value, want string) error {
 	return &incident.Error{Kind: incident.ErrInvalid, Field: name, Msg: fmt.Sprintf("parameter %s=%q is not %s", name, value, want)}
 }
-
