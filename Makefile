@@ -21,8 +21,12 @@ all: build
 
 build: $(BIN)
 
+# 'incidents version' prints VERSION (the commit, and "-dirty" for a tree
+# with changes); without it, what Go records of the build.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+
 $(BIN): $(GOSRC) $(ECHARTS) $(shell find data/cases data/labels taxonomy/model -type f 2>/dev/null)
-	$(GO) build -o $(BIN) ./cmd/incidents
+	$(GO) build -ldflags "-X incidents/cmd/incidents/cli.Version=$(VERSION)" -o $(BIN) ./cmd/incidents
 
 # ECharts is taken from the npm registry at build time and inlined into
 # reports; the minified file is never committed (see .gitignore).
