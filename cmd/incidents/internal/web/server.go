@@ -257,6 +257,9 @@ func classify(err error) (int, string, string) {
 		hint := ie.Hint
 		c := *ie
 		c.Hint = ""
+		if c.File == "" && strings.Contains(c.Msg, c.Field) {
+			c.Field = "" // "parameter since=... is not a date" names it already
+		}
 		return status, c.Error(), hint
 	}
 	return http.StatusInternalServerError, err.Error(), ""
