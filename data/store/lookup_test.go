@@ -35,10 +35,15 @@ func TestStaleness(t *testing.T) {
 	if err := s.AppendLinks(ctx, linksFor("D", "A", "A", "D")); err != nil {
 		t.Fatal(err)
 	}
-	// E got no links (none above the minimum score): --update considered
-	// it all the same.
-	if st := staleness(t, s); st.Extended != 2 || st.Unlinked != 0 || st.Changed != 0 || !st.Covered() {
+	// E got no links (none above the minimum score): it stays unlinked.
+	if st := staleness(t, s); st.Extended != 1 || st.Unlinked != 1 || st.Changed != 0 || st.Covered() {
 		t.Fatalf("after the extension: %+v", st)
+	}
+	if err := s.AppendLinks(ctx, linksFor("E", "A")); err != nil {
+		t.Fatal(err)
+	}
+	if st := staleness(t, s); st.Extended != 2 || st.Unlinked != 0 || st.Changed != 0 || !st.Covered() {
+		t.Fatalf("after the second extension: %+v", st)
 	}
 	if mustFresh(t, s) {
 		t.Error("LinksFresh after an extension: serve would answer from lists the added cases may belong in")
@@ -50,7 +55,7 @@ func TestStaleness(t *testing.T) {
 		t.Fatal(err)
 	}
 	if st := staleness(t, s); st.Changed != 2 || st.Extended != 1 || st.Covered() {
-		t.Fatalf("an added and an old case changed: %+v", st)
+		t.Fatalf("an added case (after its links) and an old case changed: %+v", st)
 	}
 	if err := s.SetOverride(ctx, incident.Override{From: "B", To: "C", Kind: incident.Not}); err != nil {
 		t.Fatal(err)
