@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -196,8 +197,9 @@ func TestVersion(t *testing.T) {
 	if out != flag {
 		t.Errorf("version and --version differ:\n%s\n%s", out, flag)
 	}
-	for _, w := range []string{"incidents ", "database schema 2", "case JSON schema 1", "vocabulary version 1 (sha256 " + taxonomy.VocabularyDigest()[:12],
-		db + ": schema 2, 190 cases"} {
+	schema := fmt.Sprint(store.SchemaVersion)
+	for _, w := range []string{"incidents ", "database schema " + schema + " (", "case JSON schema 1", "vocabulary version 1 (sha256 " + taxonomy.VocabularyDigest()[:12],
+		db + ": schema " + schema + ", 190 cases"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("version lacks %q:\n%s", w, out)
 		}
