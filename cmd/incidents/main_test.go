@@ -207,7 +207,7 @@ func TestExitCodes(t *testing.T) {
 		return p
 	}
 	newer := altered("newer", `UPDATE core.meta SET value = '99' WHERE key = 'schema_version'`)
-	orphan := altered("orphan", `INSERT INTO core.tags VALUES ('NO-SUCH-CASE', 0, 'symptom', 'high-error-rate', NULL, 'human', NULL, NULL)`)
+	orphan := altered("orphan", `INSERT INTO core.tags (incident_id, seq, facet, term, origin, batch) VALUES ('NO-SUCH-CASE', 0, 'symptom', 'high-error-rate', 'human', 0)`)
 	shrunk := altered("shrunk", `DELETE FROM core.incidents WHERE id IN (SELECT id FROM core.incidents ORDER BY id LIMIT 40)`)
 	unlinked := filepath.Join(dir, "unlinked.duckdb")
 	mustRun(t, unlinked, "ingest", "--bundled")
