@@ -26,7 +26,7 @@ func (v *Vocab) Suggest(f incident.Facet, text string, n int) []*Term {
 		best, bestEd := 1<<30, 1<<30
 		for _, name := range append([]string{t.ID, t.Label}, t.Aliases...) {
 			k := NormalizeKey(name)
-			ed := editDistance(key, k)
+			ed := incident.EditDistance(key, k, 1<<30)
 			dist := ed
 			if key != "" && (strings.Contains(k, key) || strings.Contains(key, k)) {
 				dist = min(dist, 1)
@@ -48,25 +48,4 @@ func (v *Vocab) Suggest(f incident.Facet, text string, n int) []*Term {
 		out = append(out, cs[i].t)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

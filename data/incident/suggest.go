@@ -56,7 +56,7 @@ func NearestIDs(id string, ids iter.Seq[string]) []string {
 		if len(lc) > maxSuggestLen || absDiff(utf8.RuneCountInString(lc), utf8.RuneCountInString(q)) > bound {
 			continue
 		}
-		d := editDistance(q, lc, bound)
+		d := EditDistance(q, lc, bound)
 		if d > bound {
 			continue
 		}
@@ -110,9 +110,10 @@ func absDiff(a, b int) int {
 	return b - a
 }
 
-// editDistance is the Levenshtein distance of a and b in runes; once every
-// path exceeds bound it returns bound+1.
-func editDistance(a, b string, bound int) int {
+// EditDistance is the Levenshtein distance of a and b in runes; once every
+// path exceeds bound it returns bound+1 (the "did you mean" of ids here and
+// of vocabulary terms in taxonomy).
+func EditDistance(a, b string, bound int) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)

@@ -44,7 +44,7 @@ func TestEditDistance(t *testing.T) {
 	}{
 		{"kitten", "sitting", 10, 3}, {"", "abc", 10, 3}, {"same", "same", 0, 0}, {"abcdef", "uvwxyz", 2, 3}, {"héllo", "hello", 5, 1},
 	} {
-		if got := editDistance(tc.a, tc.b, tc.bound); got != tc.want {
+		if got := EditDistance(tc.a, tc.b, tc.bound); got != tc.want {
 			t.Errorf("%q %q (bound %d): %d, want %d", tc.a, tc.b, tc.bound, got, tc.want)
 		}
 	}
