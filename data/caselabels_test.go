@@ -124,7 +124,7 @@ func TestParseCaseLabelsRejects(t *testing.T) {
 		{"bad sure", strings.Replace(good, "sure: high", "sure: very", 1), incident.ErrInvalid, "sure", 2},
 		{"unstated cause", strings.Replace(good, "stated: true", "stated: false", 1), incident.ErrInvalid, "root_cause", 2},
 		{"duplicate", good + strings.TrimPrefix(good, "cases:\n"), incident.ErrDuplicate, "id", 7},
-		{"stated not a bool", strings.Replace(good, "stated: true", "stated: maybe", 1), incident.ErrType, "cases", 5},
+		{"stated not a bool", strings.Replace(good, "stated: true", "stated: maybe", 1), incident.ErrType, "cases.stated", 5},
 		{"empty", "cases: []\n", incident.ErrEmpty, "", 0},
 		{"deep", "cases: " + strings.Repeat("[", 40) + strings.Repeat("]", 40) + "\n", incident.ErrSyntax, "", 1},
 		{"alias bomb", "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\ncases: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n", incident.ErrTooLarge, "", -1},
