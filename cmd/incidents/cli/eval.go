@@ -14,6 +14,7 @@ import (
 	"incidents/data/store"
 	"incidents/similarity"
 	"incidents/similarity/evalset"
+	"incidents/similarity/links"
 )
 
 func init() { register(newEvalCmd) }
@@ -159,7 +160,7 @@ func runEvalRanking(cmd *cobra.Command, app *App, o *evalOpts) error {
 		if err != nil {
 			return err
 		}
-		ix, err := loadIndex(ctx, s, p)
+		ix, err := links.LoadIndex(ctx, s, p)
 		if err != nil {
 			return err
 		}

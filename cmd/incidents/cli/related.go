@@ -3,11 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -17,13 +17,10 @@ import (
 	"incidents/data/incident"
 	"incidents/data/store"
 	"incidents/similarity"
+	"incidents/similarity/links"
 )
 
 func init() { register(newRelatedCmd) }
-
-// StaleShrinkLimit: a recompute is refused when the corpus has shrunk by
-// more than this share of the current generation's cases (unless --force).
-const StaleShrinkLimit = 0.10
 
 // simFlags are the scoring options shared by related and search.
 type simFlags struct {
@@ -86,7 +83,9 @@ func newRelatedCmd(app *App) *cobra.Command {
 		Short: "Show, recompute and curate related-case links",
 		Long: `related shows the cases most related to one case, each with its score
 (text and tag parts) and a one-line reason. It reads the links of the current
-generation when there are any, and otherwise computes them on the fly.
+generation when there are any, and otherwise computes them on the fly; an
+explicit -k beyond the k the generation keeps computes that many now with
+the generation's parameters.
 
 --recompute builds the similarity index over the whole corpus, computes the
 top k links of every case (respecting every --pin and --not decision) and
@@ -177,94 +176,43 @@ the next --recompute.`,
 	return cmd
 }
 
-// loadIndex streams every case into the index (only the indexed fields
-// are read; analysed while read, text not kept) and gives it the store's
-// overrides.
-func loadIndex(ctx context.Context, s *store.Store, p similarity.Params) (*similarity.Index, error) {
-	b := similarity.NewBuilder(p)
-	err := s.EachForIndex(ctx, func(in *incident.Incident) error {
-		b.Add(in)
-		return nil
-	})
-	ix := b.Index()
-	if err != nil {
-		return nil, err
-	}
-	ovs, err := s.Overrides(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ix.SetOverrides(ovs)
-	return ix, nil
-}
-
 func runShow(ctx context.Context, app *App, cmd *cobra.Command, id string, o *relatedOpts) error {
 	p, err := o.sim.params(cmd)
 	if err != nil {
 		return err
+	}
+	if o.explain && o.format != FormatTable && o.format != FormatJSON {
+		return usagef("--explain prints the score trail of every link: use -o table or -o json")
 	}
 	s, err := openStore(ctx, app, true)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	if id, err = s.ResolveID(ctx, id); err != nil {
+	a, err := links.Related(ctx, s, links.Query{ID: id, K: o.k, KGiven: cmd.Flags().Changed("k"),
+		Params: p, Custom: o.sim.custom(cmd), Explain: o.explain})
+	if err != nil {
 		return err
 	}
-	var links []incident.Link
-	source, stale := "computed now", false
-	if !o.sim.custom(cmd) {
-		if links, err = s.Links(ctx, id); err != nil {
-			return err
-		}
-		if len(links) > 0 {
-			source = "stored"
-			if gen, err := s.CurrentGeneration(ctx); err == nil && gen != nil {
-				source = fmt.Sprintf("generation %d, %s", gen.Gen, gen.CreatedAt.Format("2006-01-02 15:04"))
-				// Explain stored links with the parameters that made them.
-				if p, _, err = generationParams(cmd, o, gen); err != nil {
-					return err
-				}
-				if sk := storedK(gen); sk > 0 && o.k > sk {
-					fmt.Fprintf(app.Stderr, "the stored generation keeps %d links per case; pass --w-text/--w-tags to compute more now\n", sk)
-				}
-				// The rule serve applies before it answers from stored links.
-				if fresh, err := s.LinksFresh(ctx); err == nil && !fresh {
-					var note string
-					stale, note = staleNote(ctx, s, gen.Gen)
-					if stale {
-						fmt.Fprintln(app.Stderr, note)
-					} else if note != "" {
-						source += ", " + note
-					}
-				}
-			}
+	id = a.ID
+	if g := a.Generation; g != nil && o.k > a.Kept {
+		if cmd.Flags().Changed("k") {
+			fmt.Fprintf(app.Stderr, "generation %d keeps %d links per case: computed %d now with its parameters\n", g.Gen, a.Kept, o.k)
+		} else {
+			fmt.Fprintf(app.Stderr, "generation %d keeps %d links per case; pass -k %d to compute more now\n", g.Gen, a.Kept, o.k)
 		}
 	}
-	var ix *similarity.Index
-	if len(links) == 0 || o.explain {
-		if ix, err = loadIndex(ctx, s, p); err != nil {
-			return err
+	// The rule serve applies before it answers from stored links, and
+	// what changed.
+	stale := false
+	if a.Unfresh {
+		var note string
+		stale, note = staleNote(ctx, s, a.Generation.Gen)
+		if stale {
+			fmt.Fprintln(app.Stderr, note)
+		} else if note != "" {
+			a.Source += ", " + note
 		}
-	}
-	if len(links) == 0 {
-		links = ix.Related(id, o.k)
-	}
-	if len(links) > o.k {
-		links = links[:o.k]
-	}
-	var exps []similarity.Explanation
-	if o.explain {
-		for _, l := range links {
-			e, err := ix.Explain(id, l.To)
-			if err != nil {
-				return err
-			}
-			exps = append(exps, e)
-		}
-	}
-	if o.explain && o.format != FormatTable && o.format != FormatJSON {
-		return usagef("--explain prints the score trail of every link: use -o table or -o json")
 	}
 	if o.format == FormatJSON {
 		out := struct {
@@ -273,29 +221,29 @@ func runShow(ctx context.Context, app *App, cmd *cobra.Command, id string, o *re
 			Stale        bool                     `json:"stale,omitempty"`
 			Related      []incident.Link          `json:"related"`
 			Explanations []similarity.Explanation `json:"explanations,omitempty"`
-		}{id, source, stale, links, exps}
+		}{id, a.Source, stale, a.Links, a.Explanations}
 		if out.Related == nil {
 			out.Related = []incident.Link{}
 		}
 		return writeJSON(app.Stdout, out)
 	}
-	titles, err := titlesOf(ctx, s, links)
+	titles, err := titlesOf(ctx, s, a.Links)
 	if err != nil {
 		return err
 	}
-	if len(links) == 0 && o.format == FormatTable {
-		fmt.Fprintf(app.Stdout, "no case is related to %s above the minimum score %.2f\n", id, p.MinScore)
+	if len(a.Links) == 0 && o.format == FormatTable {
+		fmt.Fprintf(app.Stdout, "no case is related to %s above the minimum score %.2f\n", id, a.Params.MinScore)
 		return nil
 	}
-	recs := make([]linkRec, len(links))
-	for i, l := range links {
+	recs := make([]linkRec, len(a.Links))
+	for i, l := range a.Links {
 		recs[i] = linkRec{l, titles[l.To]}
 	}
 	if err := writeRecords(app.Stdout, o.format, linkColumns, recs, nil); err != nil {
 		return err
 	}
-	fmt.Fprintf(app.Stderr, "links of %s (%s)\n", id, source)
-	for _, e := range exps {
+	fmt.Fprintf(app.Stderr, "links of %s (%s)\n", id, a.Source)
+	for _, e := range a.Explanations {
 		fmt.Fprintf(app.Stdout, "\n%s", e)
 	}
 	return nil
@@ -341,34 +289,6 @@ func progressFor(w io.Writer, what string) func(done, total int) {
 	}
 }
 
-// newest returns the case with the greatest (date, id).
-func newest(cases []*incident.Incident) (date, id string) {
-	for _, c := range cases {
-		if c.Date > date || (c.Date == date && c.ID > id) {
-			date, id = c.Date, c.ID
-		}
-	}
-	return date, id
-}
-
-// staleCheck refuses a corpus that shrank by more than StaleShrinkLimit or
-// lost the newest case of the current generation.
-func staleCheck(cur *store.Generation, ix *similarity.Index) error {
-	if cur == nil {
-		return nil
-	}
-	n := ix.Len()
-	if float64(n) < float64(cur.Cases)*(1-StaleShrinkLimit) {
-		return fmt.Errorf("the corpus shrank from %d to %d cases (%.0f%%) since generation %d; a half-loaded database would replace good links (hint: check the database, or pass --force to recompute anyway)",
-			cur.Cases, n, 100*float64(cur.Cases-n)/float64(cur.Cases), cur.Gen)
-	}
-	if cur.NewestID != "" && ix.Case(cur.NewestID) == nil {
-		return fmt.Errorf("the corpus lost its newest case %s (%s) since generation %d (hint: check the database, or pass --force to recompute anyway)",
-			cur.NewestID, cur.NewestDate, cur.Gen)
-	}
-	return nil
-}
-
 func runRecompute(ctx context.Context, app *App, cmd *cobra.Command, o *relatedOpts) error {
 	p, err := o.sim.params(cmd)
 	if err != nil {
@@ -379,50 +299,17 @@ func runRecompute(ctx context.Context, app *App, cmd *cobra.Command, o *relatedO
 		return err
 	}
 	defer s.Close()
-	t0 := time.Now()
-	ix, err := loadIndex(ctx, s, p)
+	r, err := links.Recompute(ctx, s, links.RecomputeOptions{Recipe: links.Recipe{Params: p, K: o.k}, Force: o.force,
+		Progress: progressFor(app.Stderr, "related")})
+	var stale *links.StaleError
+	if errors.As(err, &stale) {
+		return dbError{err} // exit 4, like any refusal of the database
+	}
 	if err != nil {
 		return err
 	}
-	tBuild := time.Since(t0)
-	// The build's transient arrays are garbage now: hand their pages back
-	// before the links phase so that the peak is the build's, not the sum.
-	debug.FreeOSMemory()
-	cur, err := s.CurrentGeneration(ctx)
-	if err != nil {
-		return err
-	}
-	if !o.force {
-		if err := staleCheck(cur, ix); err != nil {
-			return dbError{err} // exit 4, like any refusal of the database
-		}
-	}
-	ovs, err := s.Overrides(ctx)
-	if err != nil {
-		return err
-	}
-	date, id := newest(ix.Cases())
-	pj, _ := json.Marshal(struct {
-		similarity.Params
-		K int `json:"k"`
-	}{ix.Params(), o.k}) // the weights in use (see Params.AutoTagWeights)
-	// Links are computed on every core and appended while computed, in
-	// one transaction, so they are never all held in memory.
-	t1 := time.Now()
-	n := 0
-	progress := progressFor(app.Stderr, "related")
-	gen, err := s.WriteGenerationStream(ctx, store.Generation{Cases: ix.Len(), NewestDate: date, NewestID: id, Params: string(pj)},
-		func(emit func(from string, links []incident.Link) error) error {
-			return ix.EachTopK(ctx, o.k, ovs, progress, func(from string, links []incident.Link) error {
-				n += len(links)
-				return emit(from, links)
-			})
-		})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(app.Stdout, "generation %d: %d links for %d cases (k=%d)\n", gen, n, ix.Len(), o.k)
-	fmt.Fprintf(app.Stderr, "read+index %s, links+write %s\n", tBuild.Round(time.Millisecond), time.Since(t1).Round(time.Millisecond))
+	fmt.Fprintf(app.Stdout, "generation %d: %d links for %d cases (k=%d)\n", r.Gen, r.Links, r.Cases, r.Recipe.K)
+	fmt.Fprintf(app.Stderr, "read+index %s, links+write %s\n", r.Build.Round(time.Millisecond), r.Write.Round(time.Millisecond))
 	return nil
 }
 

@@ -13,7 +13,6 @@ import (
 	"incidents/data/gen"
 	"incidents/data/incident"
 	"incidents/data/store"
-	"incidents/similarity"
 )
 
 // relatedDB makes a database with a generated corpus.
@@ -212,31 +211,6 @@ func TestRelatedUsage(t *testing.T) {
 	}
 }
 
-func TestStaleCheck(t *testing.T) {
-	var cases []*incident.Incident
-	for i := range 20 {
-		cases = append(cases, &incident.Incident{ID: gen.CaseID(i), Date: "2020-01-01", Title: "x"})
-	}
-	ix := similarity.Build(cases, similarity.DefaultParams())
-	for _, tc := range []struct {
-		g    *store.Generation
-		want string
-	}{
-		{nil, ""},
-		{&store.Generation{Gen: 3, Cases: 22, NewestID: gen.CaseID(19)}, ""},
-		{&store.Generation{Gen: 3, Cases: 23, NewestID: gen.CaseID(19)}, "shrank from 23 to 20"},
-		{&store.Generation{Gen: 3, Cases: 20, NewestID: "GEN-0999999", NewestDate: "2024-05-01"}, "lost its newest case GEN-0999999"},
-	} {
-		err := staleCheck(tc.g, ix)
-		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
-			t.Errorf("%+v: %v, want %q", tc.g, err, tc.want)
-		}
-		if err != nil && !strings.Contains(err.Error(), "--force") {
-			t.Errorf("error does not say how to override: %v", err)
-		}
-	}
-}
-
 func TestSearchCommand(t *testing.T) {
 	db := relatedDB(t, 60)
 	s, err := store.Open(t.Context(), db, store.Options{ReadOnly: true})
@@ -313,5 +287,35 @@ func TestRelatedStaleAfterTagging(t *testing.T) {
 		if !strings.HasPrefix(s.Source, "generation") || s.Stale != step.stale || strings.Contains(errOut, note) != step.stale {
 			t.Fatalf("%s: source %q, stale %v, stderr %q; want stale %v", step.name, s.Source, s.Stale, errOut, step.stale)
 		}
+	}
+}
+
+// An explicit -k beyond the generation's k computes that many links now
+// with the generation's parameters and says so; the default k shows the
+// stored links and says how to get more.
+func TestRelatedBeyondStoredK(t *testing.T) {
+	db := relatedDB(t, 40)
+	id := gen.CaseID(0)
+	relMust(t, "--db", db, "related", "--recompute", "-k", "3")
+	out, errOut := relMust(t, "--db", db, "related", id, "-k", "8", "-o", "json")
+	var s showJSON
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Source != "computed now" || len(s.Related) != 8 || !strings.Contains(errOut, "generation 1 keeps 3 links per case: computed 8 now") {
+		t.Fatalf("-k 8 over a generation of k=3: source %q, %d links, stderr %q", s.Source, len(s.Related), errOut)
+	}
+	stored := showLinks(t, db, id, "-k", "3")
+	for i, l := range stored.Related {
+		if s.Related[i].To != l.To {
+			t.Errorf("computed link %d is %s, the stored one %s", i, s.Related[i].To, l.To)
+		}
+	}
+	out, errOut = relMust(t, "--db", db, "related", id, "-o", "json")
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(s.Source, "generation 1") || len(s.Related) != 3 || !strings.Contains(errOut, "pass -k 10") {
+		t.Fatalf("default k: source %q, %d links, stderr %q", s.Source, len(s.Related), errOut)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"incidents/data/incident"
 	"incidents/similarity"
+	"incidents/similarity/links"
 	"incidents/taxonomy"
 )
 
@@ -101,7 +102,7 @@ also matches its subclasses); several --facet flags must all hold.`,
 			return err
 		}
 		defer s.Close()
-		ix, err := loadIndex(ctx, s, p)
+		ix, err := links.LoadIndex(ctx, s, p)
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@
 // generation covers exactly the loaded cases (count and newest case), no
 // case and no override changed after it was computed, the index uses the
 // generation's own parameters, and k is at most the k it was computed with
-// (recorded in its parameters; DefaultK when absent). Otherwise, or for a
+// (recorded in its links.Recipe; DefaultK when absent). Otherwise, or for a
 // larger k, the warm index computes the answer; both give the same links.
 //
 // # Concurrency with CLI writers

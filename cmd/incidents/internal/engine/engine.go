@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -16,14 +15,16 @@ import (
 	"incidents/data/console"
 	"incidents/data/store"
 	"incidents/similarity"
+	"incidents/similarity/links"
 )
 
 // Options configure an Engine.
 type Options struct {
 	// Path is the database file.
 	Path string
-	// Params configure the similarity index; the zero value takes the
-	// parameters stored with the current link generation, else the defaults.
+	// Params configure the similarity index; nil takes the parameters
+	// stored with the current link generation (links.Recipe), else the
+	// defaults.
 	Params *similarity.Params
 	// PollInterval is how often the file is checked for changes (default
 	// 2s); a negative value turns the watcher off (Reload still works).
@@ -236,7 +237,6 @@ func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, check func() e
 	if e.cur.Load() != nil {
 		e.logf("loading snapshot %d: the database changed", e.gen+1)
 	}
-	p := e.params(ctx, st)
 	snap, ovs, err := read(ctx, st, check)
 	if err != nil {
 		if errors.Is(err, errYield) {
@@ -257,8 +257,13 @@ func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, check func() e
 		snap.copy.retire()
 		return false, err
 	}
+	r := generationRecipe(snap.Links)
+	p := r.Params
+	if e.opt.Params != nil {
+		p = *e.opt.Params
+	}
 	snap.build(p, ovs)
-	snap.settleLinks(snap.linksFresh, e.opt.Params != nil)
+	snap.settleLinks(snap.linksFresh, e.opt.Params != nil, r.K)
 	e.gen++
 	snap.Gen = e.gen
 	snap.file = fs
@@ -268,29 +273,26 @@ func (e *Engine) reloadFrom(ctx context.Context, st *store.Store, check func() e
 	if old := e.cur.Swap(snap); old != nil {
 		old.copy.retire()
 	}
-	links := int64(0)
+	linkGen := int64(0)
 	if snap.Links != nil {
-		links = snap.Links.Gen
+		linkGen = snap.Links.Gen
 	}
-	e.logf("loaded snapshot %d: %d cases, link generation %d, in %s (file held %s)", snap.Gen, len(snap.Cases), links, snap.LoadTime.Round(time.Millisecond), readTime.Round(time.Millisecond))
+	e.logf("loaded snapshot %d: %d cases, link generation %d, in %s (file held %s)", snap.Gen, len(snap.Cases), linkGen, snap.LoadTime.Round(time.Millisecond), readTime.Round(time.Millisecond))
 	return true, nil
 }
 
-// params chooses the similarity parameters: Options.Params, else those
-// stored with the current generation, else the defaults.
-func (e *Engine) params(ctx context.Context, st *store.Store) similarity.Params {
-	if e.opt.Params != nil {
-		return *e.opt.Params
+// generationRecipe is the recipe generation g records; without a
+// generation, or when its record is unreadable, the defaults; parameters
+// that fail validation are replaced by the defaults (its k stays).
+func generationRecipe(g *store.Generation) links.Recipe {
+	r, err := links.RecipeOf(g)
+	if err != nil {
+		return links.DefaultRecipe()
 	}
-	p := similarity.DefaultParams()
-	g, err := st.CurrentGeneration(ctx)
-	if err == nil && g != nil && g.Params != "" {
-		q := p
-		if json.Unmarshal([]byte(g.Params), &q) == nil && q.Validate() == nil {
-			p = q
-		}
+	if r.Params.Validate() != nil {
+		r.Params = similarity.DefaultParams()
 	}
-	return p
+	return r
 }
 
 // Watch checks the file every PollInterval and reloads when it changed,

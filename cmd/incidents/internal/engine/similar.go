@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 
 	"incidents/data/store"
 	"incidents/similarity"
@@ -19,23 +18,11 @@ func linksFresh(ctx context.Context, st *store.Store, g *store.Generation) bool 
 	return err == nil && fresh
 }
 
-// storedK is the number of links per case the generation was computed
-// with: its recorded k, else the default the CLI and the tests use.
-func storedK(g *store.Generation) int {
-	var p struct {
-		K int `json:"k"`
-	}
-	if g != nil && g.Params != "" && json.Unmarshal([]byte(g.Params), &p) == nil && p.K > 0 {
-		return p.K
-	}
-	return similarity.DefaultK
-}
-
 // settleLinks decides whether Similar may answer from the stored links:
 // the generation is fresh (see linksFresh), covers exactly the loaded cases
 // including the newest, and the index scores with the generation's own
-// parameters (custom is false).
-func (s *Snapshot) settleLinks(fresh, custom bool) {
+// parameters (custom is false); k is the generation's.
+func (s *Snapshot) settleLinks(fresh, custom bool, k int) {
 	s.storedK = 0
 	if s.Links == nil || !fresh || custom || s.Links.Cases != len(s.Cases) {
 		return
@@ -45,7 +32,7 @@ func (s *Snapshot) settleLinks(fresh, custom bool) {
 			return
 		}
 	}
-	s.storedK = storedK(s.Links)
+	s.storedK = k
 }
 
 // StoredK is the largest k for which Similar answers from the stored links

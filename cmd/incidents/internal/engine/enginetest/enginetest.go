@@ -2,7 +2,6 @@ package enginetest
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -16,7 +15,7 @@ import (
 	"incidents/data/incident"
 	"incidents/data/ingest"
 	"incidents/data/store"
-	"incidents/similarity"
+	"incidents/similarity/links"
 )
 
 // Bundled returns the bundled cases, parsed as 'incidents ingest --bundled'
@@ -65,33 +64,11 @@ func Write(tb testing.TB, path string, cases []*incident.Incident) {
 	}
 }
 
-// Recompute writes a new link generation over every case in st.
+// Recompute writes a new link generation over every case in st, the way
+// 'incidents related --recompute' does (links.Recompute, default recipe),
+// without the stale-corpus guard.
 func Recompute(ctx context.Context, st *store.Store) error {
-	all, err := st.List(ctx, store.Filter{})
-	if err != nil {
-		return err
-	}
-	ovs, err := st.Overrides(ctx)
-	if err != nil {
-		return err
-	}
-	p := similarity.DefaultParams()
-	ix := similarity.Build(all, p)
-	links := ix.AllTopK(ctx, similarity.DefaultK, ovs, nil)
-	// Parameters and k are recorded as 'incidents related --recompute'
-	// records them.
-	pj, err := json.Marshal(struct {
-		similarity.Params
-		K int `json:"k"`
-	}{p, similarity.DefaultK})
-	if err != nil {
-		return err
-	}
-	g := store.Generation{Cases: len(all), Params: string(pj)}
-	if len(all) > 0 {
-		g.NewestDate, g.NewestID = all[len(all)-1].Date, all[len(all)-1].ID
-	}
-	_, err = st.WriteGeneration(ctx, g, links)
+	_, err := links.Recompute(ctx, st, links.RecomputeOptions{Recipe: links.DefaultRecipe(), Force: true})
 	return err
 }
 

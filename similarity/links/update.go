@@ -1,0 +1,77 @@
+package links
+
+import (
+	"context"
+
+	"incidents/data/incident"
+	"incidents/data/store"
+	"incidents/similarity"
+)
+
+// UpdateOptions configure Update. The new links join the current
+// generation, so by default they are computed with its recipe.
+type UpdateOptions struct {
+	// Params replace the generation's parameters when not nil.
+	Params *similarity.Params
+	// K replaces the generation's k when positive.
+	K int
+}
+
+// Updated is what an update wrote.
+type Updated struct {
+	Gen int64 // the current generation, which the links joined
+	K   int
+	// Unlinked counts the cases that had no links; Linked those of them
+	// that have some now, Alone those left without (nothing above the
+	// minimum score); Refreshed the older lists rewritten.
+	Unlinked, Linked, Alone, Refreshed int
+}
+
+// Update gives links to the cases that have none in the current
+// generation (ingested since the last recompute) and refreshes the lists
+// those links name, in one write (see similarity.LinksForNew). Without a
+// current generation it fails with an *incident.Error of kind ErrMissing.
+func Update(ctx context.Context, s *store.Store, o UpdateOptions) (Updated, error) {
+	cur, err := s.CurrentGeneration(ctx)
+	if err != nil {
+		return Updated{}, err
+	}
+	if cur == nil {
+		return Updated{}, &incident.Error{Kind: incident.ErrMissing, Msg: "no related links stored yet",
+			Hint: "compute them for every case with 'incidents related --recompute'"}
+	}
+	r, err := RecipeOf(cur)
+	if err != nil {
+		return Updated{}, err
+	}
+	if o.Params != nil {
+		r.Params = *o.Params
+	}
+	if o.K > 0 {
+		r.K = o.K
+	}
+	out := Updated{Gen: cur.Gen, K: r.K}
+	unlinked, err := s.Unlinked(ctx)
+	if err != nil || len(unlinked) == 0 {
+		return out, err
+	}
+	out.Unlinked = len(unlinked)
+	ix, err := LoadIndex(ctx, s, r.Params)
+	if err != nil {
+		return out, err
+	}
+	links := similarity.LinksForNew(ix, unlinked, r.K)
+	for _, id := range unlinked {
+		if len(links[id]) > 0 {
+			out.Linked++
+		} else {
+			out.Alone++
+			delete(links, id) // nothing to store
+		}
+	}
+	out.Refreshed = len(links) - out.Linked
+	if err := s.AppendLinks(ctx, links); err != nil {
+		return out, err
+	}
+	return out, nil
+}
