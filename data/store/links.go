@@ -380,26 +380,3 @@ func (s *Store) EachLinks(ctx context.Context, gen int64, fn func(from string, l
 	}
 	return nil
 }
-
-// Unlinked lists, in id order, the cases without a link in the current
-// generation (every case when there is none): those ingested since the
-// last recompute.
-func (s *Store) Unlinked(ctx context.Context) ([]string, error) {
-	rows, err := s.h.db.QueryContext(ctx, `SELECT i.id FROM core.live_incidents i
-ANTI JOIN (SELECT l.from_id FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND g.current) c
-ON c.from_id = i.id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids, rows.Err()
-}

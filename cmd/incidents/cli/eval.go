@@ -226,20 +226,15 @@ func scoreAll(labels []labelSet, mode string, links map[string][]incident.Link) 
 
 // caseIDs returns the ids of every stored case.
 func caseIDs(ctx context.Context, s *store.Store) (map[string]bool, error) {
-	rows, err := s.DB().QueryContext(ctx, `SELECT id FROM incidents`)
+	all, err := s.IDs(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	ids := map[string]bool{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
+	ids := make(map[string]bool, len(all))
+	for _, id := range all {
 		ids[id] = true
 	}
-	return ids, rows.Err()
+	return ids, nil
 }
 
 // evalLabels gathers the label sets that apply to the stored cases,
@@ -253,24 +248,17 @@ func evalLabels(ctx context.Context, app *App, s *store.Store, ids map[string]bo
 	if g := presentGroups(data.GroupMap(groups), ids); len(g) > 0 {
 		out = append(out, labelSet{name: "groups", groups: g})
 	}
-	refs := map[string][]string{}
-	rows, err := s.DB().QueryContext(ctx, `SELECT incident_id, referenced_id FROM "references" ORDER BY incident_id, seq`)
+	named, err := s.References(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var a, b string
-		if err := rows.Scan(&a, &b); err != nil {
-			rows.Close()
-			return nil, err
+	refs := map[string][]string{}
+	for a, bs := range named {
+		for _, b := range bs {
+			if ids[a] && ids[b] && a != b {
+				refs[a] = append(refs[a], b)
+			}
 		}
-		if ids[a] && ids[b] && a != b {
-			refs[a] = append(refs[a], b)
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	if len(refs) > 0 {
 		out = append(out, labelSet{name: "references", refs: refs})

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -69,7 +68,7 @@ failed export leaves nothing half-written.`,
 		}
 		defer s.Close()
 		start := time.Now()
-		m, err := exportViews(cmd.Context(), s.DB(), out, format)
+		m, err := exportViews(cmd.Context(), s, out, format)
 		if err != nil {
 			return err
 		}
@@ -139,7 +138,7 @@ type exportedView struct {
 
 // exportViews writes every view into a temporary directory beside out and
 // renames it to out when all succeeded.
-func exportViews(ctx context.Context, db *sql.DB, out, format string) (*exportManifest, error) {
+func exportViews(ctx context.Context, s *store.Store, out, format string) (*exportManifest, error) {
 	abs, err := filepath.Abs(out)
 	if err != nil {
 		return nil, err
@@ -174,34 +173,30 @@ func exportViews(ctx context.Context, db *sql.DB, out, format string) (*exportMa
 		}
 		partition := hasYear && hasQuarter
 		if partition && format == "parquet" {
-			var n int64
-			if err := db.QueryRowContext(ctx, `SELECT count(*) FROM `+quoteIdentSQL(v.Name)).Scan(&n); err != nil {
+			n, err := s.ViewRows(ctx, v.Name)
+			if err != nil {
 				return nil, fmt.Errorf("exporting view %s: %w", v.Name, err)
 			}
 			partition = n > 0
 		}
-		var target, opts string
+		var target, partitionBy string
 		switch format {
-		case "parquet":
+		case store.ExportParquet:
 			if partition {
 				ev.Path, ev.PartitionBy = v.Name+"/", "year"
-				target, opts = filepath.Join(tmp, v.Name), "FORMAT parquet, PARTITION_BY (year)"
+				target, partitionBy = filepath.Join(tmp, v.Name), "year"
 			} else {
 				ev.Path = v.Name + "/" + v.Name + ".parquet"
 				if err := os.Mkdir(filepath.Join(tmp, v.Name), 0o755); err != nil {
 					return nil, err
 				}
-				target, opts = filepath.Join(tmp, v.Name, v.Name+".parquet"), "FORMAT parquet"
+				target = filepath.Join(tmp, v.Name, v.Name+".parquet")
 			}
-		case "csv":
-			ev.Path = v.Name + ".csv"
-			target, opts = filepath.Join(tmp, ev.Path), "FORMAT csv, HEADER true"
-		case "json":
-			ev.Path = v.Name + ".json"
-			target, opts = filepath.Join(tmp, ev.Path), "FORMAT json"
+		case store.ExportCSV, store.ExportJSON:
+			ev.Path = v.Name + "." + format
+			target = filepath.Join(tmp, ev.Path)
 		}
-		stmt := fmt.Sprintf(`COPY (SELECT * FROM %s) TO %s (%s)`, quoteIdentSQL(v.Name), quoteLiteral(target), opts)
-		if err := db.QueryRowContext(ctx, stmt).Scan(&ev.Rows); err != nil {
+		if ev.Rows, err = s.ExportView(ctx, v.Name, target, format, partitionBy); err != nil {
 			return nil, fmt.Errorf("exporting view %s: %w", v.Name, err)
 		}
 		m.Views = append(m.Views, ev)
@@ -239,6 +234,3 @@ func replaceDir(tmp, out string) error {
 	}
 	return nil
 }
-
-func quoteIdentSQL(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-func quoteLiteral(s string) string  { return `'` + strings.ReplaceAll(s, `'`, `''`) + `'` }

@@ -100,7 +100,7 @@ func TestExportFailureLeavesNothing(t *testing.T) {
 	}
 	parent := t.TempDir()
 	out := filepath.Join(parent, "export")
-	if _, err := exportViews(ctx, s.DB(), out, "parquet"); err == nil || !strings.Contains(err.Error(), "related") {
+	if _, err := exportViews(ctx, s, out, "parquet"); err == nil || !strings.Contains(err.Error(), "related") {
 		t.Fatalf("err = %v, want a failure naming the view", err)
 	}
 	if left, _ := os.ReadDir(parent); len(left) != 0 {

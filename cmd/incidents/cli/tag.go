@@ -179,10 +179,11 @@ func setHumanTag(ctx context.Context, app *App, id, arg string) error {
 	if t.Facet == incident.RootCause {
 		// A case may have several root causes; statistics group by each, and
 		// the incidents view names the first human one as primary.
-		var primary string
-		if err := s.DB().QueryRowContext(ctx, `SELECT coalesce(root_cause, '') FROM incidents WHERE id = ?`, id).Scan(&primary); err != nil {
+		in, err := s.Get(ctx, id)
+		if err != nil {
 			return err
 		}
+		primary := primaryTerm(in, incident.RootCause)
 		if primary != t.Term {
 			fmt.Fprintf(app.Stdout, "%s: added as a further root cause; the primary root cause stays %s (%s)\n", id, primary, v.Label(t.Facet, primary))
 		}

@@ -64,7 +64,7 @@ tags). Term ids are what 'incidents tag --set' and SQL queries use.`,
 			for _, t := range fd.Terms {
 				vt := vocabTerm{Facet: fd.ID, ID: t.ID, Label: t.Label, Description: t.Description, Parent: t.Parent, Aliases: t.Aliases}
 				if counts != nil {
-					n := counts[string(fd.ID)+":"+t.ID]
+					n := counts[fd.ID][t.ID]
 					vt.Cases = &n
 				}
 				terms = append(terms, vt)
@@ -101,9 +101,10 @@ func facetList() string {
 	return strings.Join(s, ", ")
 }
 
-// termCounts counts cases per "facet:term" in the database, or returns nil
-// when the database file does not exist (the vocabulary needs no database).
-func termCounts(ctx context.Context, app *App) (map[string]int, error) {
+// termCounts counts cases per facet and term in the database, or returns
+// nil when the database file does not exist (the vocabulary needs no
+// database).
+func termCounts(ctx context.Context, app *App) (map[incident.Facet]map[string]int, error) {
 	if app.DBPath == "" || app.DBPath == ":memory:" {
 		return nil, nil
 	}
@@ -115,19 +116,9 @@ func termCounts(ctx context.Context, app *App) (map[string]int, error) {
 		return nil, err
 	}
 	defer s.Close()
-	rows, err := s.DB().QueryContext(ctx, `SELECT facet, term, count(DISTINCT incident_id) FROM tags WHERE term IS NOT NULL GROUP BY facet, term`)
+	counts, err := s.TermCounts(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("counting tags in %s: %w", app.DBPath, err)
 	}
-	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var f, t string
-		var n int
-		if err := rows.Scan(&f, &t, &n); err != nil {
-			return nil, err
-		}
-		out[f+":"+t] = n
-	}
-	return out, rows.Err()
+	return counts, nil
 }
