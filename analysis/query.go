@@ -11,10 +11,18 @@ import (
 	"strings"
 
 	"incidents/data/incident"
+	"incidents/data/store"
 )
 
-// Groupings accepted by Query.By, in the order the CLI lists them.
-var Groupings = []string{"root_cause", "root_cause_class", "symptom", "component", "trigger", "detection", "remediation", "org", "quarter", "year"}
+// RootCauseClass groups by the class of each root-cause term (the tags
+// view's class).
+const RootCauseClass = "root_cause_class"
+
+// Groupings accepted by Query.By, in the order the CLI lists them: every
+// facet (each term a group), the root-cause class, and three columns of
+// the incidents view.
+var Groupings = []string{string(incident.RootCause), RootCauseClass, string(incident.Symptom), string(incident.Component),
+	string(incident.Trigger), string(incident.Detection), string(incident.Remediation), "org", "quarter", "year"}
 
 // Metrics accepted by Query.Metric.
 var Metrics = []string{"ttd", "ttr"}
@@ -40,7 +48,7 @@ type Query struct {
 // casesTable is where the statistics read cases: the public incidents
 // view (a plain projection of stored columns) with id, org, day, year,
 // quarter, ttd_minutes and ttr_minutes.
-const casesTable = "incidents"
+const casesTable = store.ViewIncidents
 
 // group is one group's case count and sorted known figures.
 type group struct {
@@ -146,13 +154,13 @@ func (q Query) groupSQL(withOverall bool) (string, []any) {
 		g = "SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS grp WHERE FALSE"
 	case "org", "quarter", "year":
 		g = fmt.Sprintf("SELECT id, CAST(%s AS VARCHAR) AS grp FROM "+casesTable+" WHERE %s IS NOT NULL", q.By, q.By)
-	case "root_cause_class":
-		g = `SELECT DISTINCT incident_id AS id, class AS grp FROM tags
-WHERE facet = 'root_cause' AND term IS NOT NULL AND term <> ''`
-		lab = `SELECT term AS grp, any_value(label) AS label FROM vocab WHERE facet = 'root_cause' GROUP BY term`
+	case RootCauseClass:
+		g = `SELECT DISTINCT incident_id AS id, class AS grp FROM ` + store.ViewTags + `
+WHERE facet = '` + string(incident.RootCause) + `' AND term IS NOT NULL AND term <> ''`
+		lab = `SELECT term AS grp, any_value(label) AS label FROM ` + store.ViewVocab + ` WHERE facet = '` + string(incident.RootCause) + `' GROUP BY term`
 	default:
-		g = `SELECT DISTINCT incident_id AS id, term AS grp FROM tags WHERE facet = ? AND term IS NOT NULL AND term <> ''`
-		lab = `SELECT term AS grp, any_value(label) AS label FROM tags WHERE facet = ? AND term IS NOT NULL AND term <> '' GROUP BY term`
+		g = `SELECT DISTINCT incident_id AS id, term AS grp FROM ` + store.ViewTags + ` WHERE facet = ? AND term IS NOT NULL AND term <> ''`
+		lab = `SELECT term AS grp, any_value(label) AS label FROM ` + store.ViewTags + ` WHERE facet = ? AND term IS NOT NULL AND term <> '' GROUP BY term`
 		label = "''"
 		gargs = append(gargs, q.By, q.By)
 	}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"strings"
-	"time"
 
 	"incidents/data/incident"
 	"incidents/data/store"
@@ -95,39 +93,14 @@ func BuildCase(ctx context.Context, st *store.Store, id string) (*CaseReport, er
 	return c, nil
 }
 
-func orDash(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "–"
-	}
-	return s
-}
-
-func timeText(t *time.Time) string {
-	if t == nil {
-		return "–"
-	}
-	return t.Format("2006-01-02 15:04 -07:00")
-}
-
-func durationText(d *incident.Duration) string {
-	if d == nil {
-		return "–"
-	}
-	if d.Source != "" {
-		return d.String() + " (" + d.Source + ")"
-	}
-	return d.String()
-}
-
+// caseFields is the case's field list (incident.Fields) as the page prints it.
 func caseFields(in *incident.Incident) []Field {
-	return []Field{
-		{"Organisation", in.Org}, {"Product", orDash(in.Product)}, {"Date", orDash(in.Date)},
-		{"Severity", orDash(in.Severity)}, {"Scope", orDash(in.Scope)}, {"Users affected", orDash(in.UsersAffected)},
-		{"Region", orDash(in.Region)}, {"Time zone", orDash(in.TimeZone)},
-		{"Start", timeText(in.Start)}, {"Detected", timeText(in.Detected)}, {"Mitigated", timeText(in.Mitigated)}, {"Resolved", timeText(in.Resolved)},
-		{"Time to detect", durationText(in.TTD)}, {"Time to resolve", durationText(in.TTR)},
-		{"Categories", orDash(strings.Join(in.Categories, ", "))}, {"Keywords", orDash(strings.Join(in.Keywords, ", "))},
+	fs := in.Fields()
+	out := make([]Field, len(fs))
+	for i, f := range fs {
+		out[i] = Field{f.Name, f.String()}
 	}
+	return out
 }
 
 // casePage is what the case template sees.

@@ -149,7 +149,7 @@ func (ix *Index) explain(i, j int, maxTerms int) Explanation {
 // a subclass part can be such a class; every other feature is a tag of
 // both cases.
 func (ix *Index) classMatch(i, j int, f TagFeature) bool {
-	if f.Facet != incident.RootCause || strings.Contains(f.Term, "/") {
+	if f.Facet != incident.RootCause || !incident.IsClass(f.Term) {
 		return false
 	}
 	return !hasTag(ix.cases[i], f) || !hasTag(ix.cases[j], f)

@@ -159,8 +159,8 @@ var rootCauseParents = sync.OnceValue(func() map[string]bool {
 func rootCauseIn(dst []string, in *incident.Incident, class string) int {
 	n := 0
 	for _, t := range in.Tags {
-		if n < len(dst) && t.Facet == incident.RootCause && len(t.Term) > len(class) && t.Term[len(class)] == '/' &&
-			strings.HasPrefix(t.Term, class) && !slices.Contains(dst[:n], t.Term) {
+		if n < len(dst) && t.Facet == incident.RootCause && t.Term != class && incident.Under(t.Term, class) &&
+			!slices.Contains(dst[:n], t.Term) {
 			dst[n] = t.Term
 			n++
 		}

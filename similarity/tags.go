@@ -3,7 +3,6 @@ package similarity
 import (
 	"math"
 	"sort"
-	"strings"
 
 	"incidents/data/incident"
 	"incidents/taxonomy"
@@ -30,8 +29,8 @@ func caseTagShares(in *incident.Incident) map[TagFeature]float64 {
 		if f.Facet != incident.RootCause {
 			continue
 		}
-		if class, _, ok := strings.Cut(f.Term, "/"); ok {
-			k := TagFeature{f.Facet, class}
+		if !incident.IsClass(f.Term) {
+			k := TagFeature{f.Facet, incident.ClassOf(f.Term)}
 			if out[k] < RootCauseClassShare {
 				out[k] = RootCauseClassShare
 			}

@@ -142,7 +142,7 @@ func (v *Vocab) ImportCategory(source, category string) []incident.Tag {
 func (c *CategoryMapping) Recognised(tags []incident.Tag) bool {
 	for _, want := range c.tags {
 		for _, t := range tags {
-			if t.Facet == want.Facet && (t.Term == want.Term || want.Facet == incident.RootCause && classOf(t.Term) == want.Term) {
+			if t.Facet == want.Facet && (t.Term == want.Term || want.Facet == incident.RootCause && incident.ClassOf(t.Term) == want.Term) {
 				return true
 			}
 		}

@@ -28,7 +28,7 @@ func GoldTerms(in *incident.Incident, f incident.Facet, classes bool) []string {
 		}
 		id := t.Term
 		if classes {
-			id = classOf(id)
+			id = incident.ClassOf(id)
 		}
 		if !seen[id] {
 			seen[id] = true

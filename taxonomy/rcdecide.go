@@ -131,7 +131,7 @@ func (t *Tagger) classDecision(e *CaseEvidence, cls string, h Hit, p float64) Ro
 	sub := ""
 	for _, tid := range sortedKeys(e.Rules) {
 		r := e.Rules[tid]
-		if classOf(tid) == cls && tid != cls && r.Confidence >= minSubclass && r.Evidence != "" &&
+		if incident.ClassOf(tid) == cls && tid != cls && r.Confidence >= minSubclass && r.Evidence != "" &&
 			(sub == "" || r.Confidence > e.Rules[sub].Confidence) {
 			sub = tid
 		}

@@ -40,7 +40,7 @@ func (v *Vocab) readCase(segs []Sentence) *CaseEvidence {
 // cause cue ("caused by", "the root cause was").
 func (e *CaseEvidence) Stated() bool {
 	for id, h := range e.Rules {
-		if classOf(id) != NoCause && h.Confidence > 0 {
+		if incident.ClassOf(id) != NoCause && h.Confidence > 0 {
 			return true
 		}
 	}
@@ -73,7 +73,7 @@ func (e *CaseEvidence) classBest() map[string]struct {
 	}{}
 	for i, hs := range e.Hits {
 		for _, id := range sortedKeys(hs) {
-			c := classOf(id)
+			c := incident.ClassOf(id)
 			if b, ok := out[c]; !ok || hs[id] > b.strength {
 				out[c] = struct {
 					strength float64

@@ -5,6 +5,8 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/optimize"
+
+	"incidents/data/incident"
 )
 
 // RootCauseModel is the learned part of root-cause tagging: a multinomial
@@ -385,7 +387,7 @@ func (m *RootCauseModel) Label(c string) int {
 func (m *RootCauseModel) supports(e *CaseEvidence, i, k int) bool {
 	cls := m.Labels[k]
 	for id := range e.Hits[i] {
-		if classOf(id) == cls {
+		if incident.ClassOf(id) == cls {
 			return true
 		}
 	}

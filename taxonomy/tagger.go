@@ -80,7 +80,7 @@ func classScores(terms map[string]Hit) map[string]Hit {
 	best := map[string]float64{}
 	for _, id := range sortedKeys(terms) {
 		h := terms[id]
-		c := classOf(id)
+		c := incident.ClassOf(id)
 		o := out[c]
 		o.Confidence = 1 - (1-o.Confidence)*(1-h.Confidence)
 		if h.Confidence > best[c] {

@@ -36,18 +36,7 @@ type Term struct {
 }
 
 // Class returns the top-level term id: "hardware" for "hardware/power".
-func (t *Term) Class() string { return classOf(t.ID) }
-
-// classOf is the one statement of the rule that names the class of a
-// root-cause term: the part of its id before the slash ("hardware" for
-// "hardware/power"; a class is its own class). Vocab.ClassOf and Term.Class
-// expose it.
-func classOf(id string) string {
-	if i := strings.IndexByte(id, '/'); i > 0 {
-		return id[:i]
-	}
-	return id
-}
+func (t *Term) Class() string { return incident.ClassOf(t.ID) }
 
 // FacetDef is one facet with its terms in file order.
 type FacetDef struct {
@@ -195,7 +184,7 @@ func (v *Vocab) ClassOf(id string) string {
 	if t := v.Term(incident.RootCause, id); t != nil && t.Parent != "" {
 		return t.Parent
 	}
-	return classOf(id)
+	return incident.ClassOf(id)
 }
 
 // Label returns the label of a term id, or the id itself when unknown.

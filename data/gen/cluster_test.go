@@ -55,7 +55,7 @@ func TestClustersAreRelated(t *testing.T) {
 	}
 	rootOf := func(in *incident.Incident) string {
 		for _, tg := range in.TagsOf(incident.RootCause) {
-			return classOf(tg.Term)
+			return incident.ClassOf(tg.Term)
 		}
 		return ""
 	}
@@ -75,7 +75,7 @@ func TestClustersAreRelated(t *testing.T) {
 				withSig++
 			}
 			total++
-			if rootOf(byID[id]) == classOf(causeDefs[prof.cause].term) {
+			if rootOf(byID[id]) == incident.ClassOf(causeDefs[prof.cause].term) {
 				agree++
 			}
 		}

@@ -37,7 +37,7 @@ func (p *Plan) tags(c *caseCtx, cd *cause) []incident.Tag {
 	}
 	rc := cd.term
 	if r.IntN(10) == 0 {
-		rc = classOf(rc) // some annotators tag only the class
+		rc = incident.ClassOf(rc) // some annotators tag only the class
 	}
 	add(incident.RootCause, rc, false)
 	add(incident.Symptom, c.symptom, true)

@@ -3,6 +3,8 @@ package gen
 import (
 	"math"
 	"strings"
+
+	"incidents/data/incident"
 )
 
 // texts writes the title, summary, facet texts, lists and the narrative.
@@ -54,16 +56,9 @@ func (p *Plan) texts(c *caseCtx, cd *cause) {
 		in.Lessons = []string{c.text(c.pick(g.lessons))}
 	}
 	if r.IntN(2) == 0 {
-		in.Categories = []string{classLabels[classOf(cd.term)]}
+		in.Categories = []string{classLabels[incident.ClassOf(cd.term)]}
 	}
 	p.narrative(c, cd, trig, det, rootCause, &rcT)
-}
-
-func classOf(term string) string {
-	if i := strings.IndexByte(term, '/'); i > 0 {
-		return term[:i]
-	}
-	return term
 }
 
 // narrative assembles the body: five sections of core sentences, padded with

@@ -1,5 +1,7 @@
 package incident
 
+import "strings"
+
 // Facet is one axis of the taxonomy.
 type Facet string
 
@@ -15,6 +17,25 @@ const (
 
 // Facets lists every facet in display order.
 var Facets = []Facet{Symptom, RootCause, Trigger, Component, Detection, Remediation}
+
+// FacetNames returns the names of Facets, in display order.
+func FacetNames() []string {
+	out := make([]string, len(Facets))
+	for i, f := range Facets {
+		out[i] = string(f)
+	}
+	return out
+}
+
+// FacetList names Facets for a sentence: "symptom, root_cause, ... or
+// remediation" (conj "or"), or separated by commas only (conj "").
+func FacetList(conj string) string {
+	names := FacetNames()
+	if conj == "" {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
+}
 
 // Valid reports whether f is one of Facets.
 func (f Facet) Valid() bool {

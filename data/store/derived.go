@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"strings"
 	"time"
 
 	"incidents/data/incident"
@@ -21,9 +20,10 @@ import (
 // change. Both follow one rule, checked by Check (derivedMismatch) and by
 // the tests:
 //
-// The primary root cause is the term of the case's root_cause tag with a
-// non-empty term that comes first by origin (human, then imported, then
-// any other origin) and then by position (seq).
+// The primary root cause is incident.PrimaryTerm of the case's tags: the
+// term of its root_cause tag with a non-empty term that comes first by
+// origin (human, then imported, then any other origin) and then by
+// position (seq); its class is incident.ClassOf (classSQL).
 
 // rootCauseOrder is the SQL sort key of a core.tags row for the primary
 // root cause: smaller wins.
@@ -55,9 +55,13 @@ LEFT JOIN (SELECT incident_id, count(*) AS n,
 LEFT JOIN (SELECT incident_id, count(*) AS n FROM ` + rel("sources") + rows + ` GROUP BY incident_id) s ON s.incident_id = i.id`
 }
 
+// classSQL is incident.ClassOf in SQL, of the term id expression term
+// (the part before the first slash).
+func classSQL(term string) string { return `split_part(` + term + `, '/', 1)` }
+
 // derivedDiffer is true for a derivedSQL row whose stored columns are out
 // of date.
-const derivedDiffer = `d.stored_root_cause IS DISTINCT FROM d.root_cause OR d.stored_root_cause_class IS DISTINCT FROM split_part(d.root_cause, '/', 1)
+var derivedDiffer = `d.stored_root_cause IS DISTINCT FROM d.root_cause OR d.stored_root_cause_class IS DISTINCT FROM ` + classSQL("d.root_cause") + `
 	OR d.stored_n_sources IS DISTINCT FROM d.n_sources OR d.stored_n_tags IS DISTINCT FROM d.n_tags`
 
 // reviseCases writes, in w, a new version of every case listed in
@@ -68,7 +72,7 @@ const derivedDiffer = `d.stored_root_cause IS DISTINCT FROM d.root_cause OR d.st
 // were), hence the new updated_at.
 func reviseCases(w *writer, at time.Time) (int64, error) {
 	_, err := w.c.ExecContext(w.ctx, `INSERT INTO core.incidents
-SELECT i.* REPLACE (r.root_cause AS root_cause, split_part(r.root_cause, '/', 1) AS root_cause_class,
+SELECT i.* REPLACE (r.root_cause AS root_cause, `+classSQL("r.root_cause")+` AS root_cause_class,
 	r.n_sources AS n_sources, r.n_tags AS n_tags, ?::TIMESTAMP AS updated_at, ?::BIGINT AS batch, NULL::BIGINT AS retired_by)
 FROM core.live_incidents i JOIN temp.revise r ON r.id = i.id`, at, w.id)
 	if err != nil {
@@ -120,36 +124,17 @@ SELECT DISTINCT d.id, d.root_cause, d.n_sources, d.n_tags FROM (`+derivedSQL("",
 var derivedMismatch = `SELECT count(*), min(format('{} (stored: root cause {}, class {}, {} sources, {} tags; from its rows: {}, {}, {}, {})',
 	d.id, coalesce(d.stored_root_cause, 'NULL'), coalesce(d.stored_root_cause_class, 'NULL'),
 	coalesce(CAST(d.stored_n_sources AS VARCHAR), 'NULL'), coalesce(CAST(d.stored_n_tags AS VARCHAR), 'NULL'),
-	coalesce(d.root_cause, 'NULL'), coalesce(split_part(d.root_cause, '/', 1), 'NULL'), d.n_sources, d.n_tags))
+	coalesce(d.root_cause, 'NULL'), coalesce(` + classSQL("d.root_cause") + `, 'NULL'), d.n_sources, d.n_tags))
 FROM (` + derivedSQL("", liveRel) + `) d
 WHERE ` + derivedDiffer
 
-// originOrder ranks tag origins as rootCauseOrder does.
-func originOrder(o incident.Origin) int {
-	switch o {
-	case incident.Human:
-		return 0
-	case incident.Imported:
-		return 1
-	}
-	return 2
-}
-
 // rootCauseOf returns the primary root cause and its class of a case whose
-// tags are stored in this order (seq = index), as SQL NULL when it has none.
+// tags are stored in this order (seq = index), as SQL NULL when it has none
+// (incident.PrimaryTerm; rootCauseOrder in SQL).
 func rootCauseOf(tags []incident.Tag) (term, class driver.Value) {
-	best, bestKey := "", -1
-	for i, t := range tags {
-		if t.Facet != incident.RootCause || t.Term == "" {
-			continue
-		}
-		if k := originOrder(t.Origin)*1000000 + i; bestKey < 0 || k < bestKey {
-			best, bestKey = t.Term, k
-		}
-	}
-	if bestKey < 0 {
+	rc := incident.PrimaryTerm(tags, incident.RootCause)
+	if rc == "" {
 		return nil, nil
 	}
-	cls, _, _ := strings.Cut(best, "/")
-	return best, cls
+	return rc, incident.ClassOf(rc)
 }

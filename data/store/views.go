@@ -1,11 +1,16 @@
 package store
 
+import "incidents/data/incident"
+
 // View is one public view users query with SQL; its columns are stable
 // across releases (new columns may be added at the end). Every public view
 // reads the core.live_* views, so it shows exactly the committed state
 // (see batch.go).
 type View struct {
-	Name        string   `json:"name"`
+	Name string `json:"name"`
+	// Reserved: the name is an SQL keyword, quoted in statements (see
+	// SQLName).
+	Reserved    bool     `json:"-"`
 	Description string   `json:"description"`
 	SQL         string   `json:"-"`
 	Columns     []Column `json:"columns"`
@@ -18,11 +23,47 @@ type Column struct {
 	Description string `json:"description"`
 }
 
+// The names of the public views, for code that names one.
+const (
+	ViewIncidents   = "incidents"
+	ViewDurations   = "durations"
+	ViewTags        = "tags"
+	ViewRelated     = "related"
+	ViewSources     = "sources"
+	ViewActionItems = "action_items"
+	ViewReferences  = "references"
+	ViewVocab       = "vocab"
+	ViewGenerations = "generations"
+)
+
+// SQLName is the view's name as a statement writes it: quoted when it is
+// an SQL keyword ("references").
+func (v View) SQLName() string {
+	if v.Reserved {
+		return quoteIdent(v.Name)
+	}
+	return v.Name
+}
+
+// ViewNames returns the names of the public views in the order of Views,
+// as statements write them when sql is set (see SQLName).
+func ViewNames(sql bool) []string {
+	vs := Views()
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Name
+		if sql {
+			out[i] = v.SQLName()
+		}
+	}
+	return out
+}
+
 // Views returns the public views in the order they are documented.
 func Views() []View {
 	return []View{
 		{
-			Name:        "incidents",
+			Name:        ViewIncidents,
 			Description: "One row per case with its dates, durations and primary root cause.",
 			SQL: `SELECT id, org, product, title, summary, date, day, year, quarter, month,
 	start_ts, detected_ts, mitigated_ts, resolved_ts, time_zone,
@@ -71,7 +112,7 @@ FROM core.live_incidents`,
 			},
 		},
 		{
-			Name:        "durations",
+			Name:        ViewDurations,
 			Description: "Known TTD and TTR figures, one row per case and metric; unknown figures have no row.",
 			SQL: `SELECT id AS incident_id, 'ttd' AS metric, ttd_minutes AS minutes, ttd_source AS source, quarter, year, org
 FROM core.live_incidents WHERE ttd_minutes IS NOT NULL
@@ -89,14 +130,14 @@ FROM core.live_incidents WHERE ttr_minutes IS NOT NULL`,
 			},
 		},
 		{
-			Name:        "tags",
+			Name:        ViewTags,
 			Description: "Taxonomy tags on cases with their labels, origin and evidence.",
 			SQL: `SELECT t.incident_id, t.facet, t.term, coalesce(v.label, t.raw) AS label,
 	coalesce(v.class, split_part(t.term, '/', 1)) AS class, t.origin, t.confidence, t.evidence, t.raw, t.seq
 FROM core.live_tags t LEFT JOIN core.vocab v ON v.facet = t.facet AND v.term = t.term`,
 			Columns: []Column{
 				{"incident_id", "VARCHAR", "Case id."},
-				{"facet", "VARCHAR", "symptom, root_cause, trigger, component, detection or remediation."},
+				{"facet", "VARCHAR", incident.FacetList("or") + "."},
 				{"term", "VARCHAR", "Vocabulary term id; NULL for an imported tag that matched no term."},
 				{"label", "VARCHAR", "Term label from the vocabulary (the raw text when unmatched)."},
 				{"class", "VARCHAR", "Top-level term id (hardware for hardware/power)."},
@@ -108,7 +149,7 @@ FROM core.live_tags t LEFT JOIN core.vocab v ON v.facet = t.facet AND v.term = t
 			},
 		},
 		{
-			Name:        "related",
+			Name:        ViewRelated,
 			Description: "Related-case links of the current generation, best first.",
 			SQL: `SELECT l.from_id AS incident_id, l.to_id AS related_id, l.rank, l.score, l.text_score, l.tag_score,
 	l.reason, l.shared_tags, l.shared_terms, l.pinned, l.generation
@@ -128,7 +169,7 @@ FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND 
 			},
 		},
 		{
-			Name:        "sources",
+			Name:        ViewSources,
 			Description: "Where each case's facts come from.",
 			SQL:         `SELECT incident_id, seq, url, kind, note FROM core.live_sources`,
 			Columns: []Column{
@@ -140,7 +181,7 @@ FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND 
 			},
 		},
 		{
-			Name:        "action_items",
+			Name:        ViewActionItems,
 			Description: "Follow-up actions listed by each case.",
 			SQL:         `SELECT incident_id, seq, text FROM core.live_action_items`,
 			Columns: []Column{
@@ -150,7 +191,8 @@ FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND 
 			},
 		},
 		{
-			Name:        "references",
+			Name:        ViewReferences,
+			Reserved:    true,
 			Description: "Related cases named by the imported source itself (evaluation labels, not computed links). Quote the name in SQL: SELECT * FROM \"references\".",
 			SQL:         `SELECT incident_id, seq, ref_id AS referenced_id, title, org, year, reason FROM core.live_refs`,
 			Columns: []Column{
@@ -164,7 +206,7 @@ FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND 
 			},
 		},
 		{
-			Name:        "vocab",
+			Name:        ViewVocab,
 			Description: "The controlled vocabulary: every taxonomy term with its label.",
 			SQL:         `SELECT facet, term, label, class, parent, description FROM core.vocab`,
 			Columns: []Column{
@@ -177,7 +219,7 @@ FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND 
 			},
 		},
 		{
-			Name:        "generations",
+			Name:        ViewGenerations,
 			Description: "Related-link generations kept: the current one and the previous one.",
 			SQL:         `SELECT gen AS generation, created_at, cases, newest_date, newest_id, params, current FROM core.live_generations`,
 			Columns: []Column{

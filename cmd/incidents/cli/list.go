@@ -69,7 +69,7 @@ root cause as a term id.`,
 		// Only the listed fields are kept, not the cases.
 		var recs []listRec
 		err = s.Each(cmd.Context(), f, func(in *incident.Incident) error {
-			recs = append(recs, listRec{in.ID, in.Date, in.Org, in.TTD, in.TTR, primaryTerm(in, incident.RootCause), in.Title})
+			recs = append(recs, listRec{in.ID, in.Date, in.Org, in.TTD, in.TTR, in.PrimaryTerm(incident.RootCause), in.Title})
 			return nil
 		})
 		if err != nil {
@@ -105,18 +105,6 @@ func termLabel(f incident.Facet, term string) string {
 		return ""
 	}
 	return taxonomy.Default().Label(f, term)
-}
-
-// primaryTerm returns the most authoritative term of facet f on a case
-// (human over imported over auto, then first), or "".
-func primaryTerm(in *incident.Incident, f incident.Facet) string {
-	best, rank := "", 99
-	for _, t := range in.Tags {
-		if t.Facet == f && t.Term != "" && t.Origin.Rank() < rank {
-			best, rank = t.Term, t.Origin.Rank()
-		}
-	}
-	return best
 }
 
 // minutes formats a duration's minutes for CSV, empty when unknown.

@@ -16,10 +16,9 @@ func newSchemaCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "schema",
 		Short: "Describe the public SQL views and their columns",
-		Long: `schema documents the stable views the database offers for ad hoc SQL
-(incidents, durations, tags, related, sources, action_items, references,
-vocab, generations): every column with its type and meaning (-o csv: one
-row per column of every view). It needs no database.`,
+		Long: `schema documents the stable views the database offers for ad hoc SQL:
+every column with its type and meaning (-o csv: one row per column of every
+view). It needs no database. The views: ` + strings.Join(store.ViewNames(false), ", ") + `.`,
 		Example: `  incidents schema
   incidents schema -o markdown > SCHEMA.md
   incidents schema -o json | jq '.[].name'

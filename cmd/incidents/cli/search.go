@@ -28,11 +28,7 @@ func parseFacetFilter(s string) (facetFilter, error) {
 	}
 	facet := incident.Facet(strings.TrimSpace(f))
 	if !facet.Valid() {
-		var names []string
-		for _, x := range incident.Facets {
-			names = append(names, string(x))
-		}
-		return facetFilter{}, usagef("--facet %q: unknown facet %q (one of %s)", s, f, strings.Join(names, ", "))
+		return facetFilter{}, usagef("--facet %q: unknown facet %q (one of %s)", s, f, incident.FacetList(""))
 	}
 	term, ok := taxonomy.Default().Lookup(facet, t)
 	if !ok {
@@ -41,14 +37,7 @@ func parseFacetFilter(s string) (facetFilter, error) {
 	return facetFilter{facet, term.ID}, nil
 }
 
-func (ff facetFilter) match(in *incident.Incident) bool {
-	for _, t := range in.Tags {
-		if t.Facet == ff.facet && (t.Term == ff.term || strings.HasPrefix(t.Term, ff.term+"/")) {
-			return true
-		}
-	}
-	return false
-}
+func (ff facetFilter) match(in *incident.Incident) bool { return in.HasTerm(ff.facet, ff.term) }
 
 func newSearchCmd(app *App) *cobra.Command {
 	var (

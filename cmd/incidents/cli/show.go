@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -89,50 +88,11 @@ func linksOf(ctx context.Context, s *store.Store, id string) ([]incident.Link, m
 	return links, byID, nil
 }
 
-func fmtTime(t *time.Time) string {
-	if t == nil {
-		return "–"
-	}
-	return t.Format("2006-01-02 15:04 -07:00")
-}
-
 func orDash(s string) string {
 	if strings.TrimSpace(s) == "" {
 		return "–"
 	}
 	return s
-}
-
-func durText(d *incident.Duration) string {
-	if d == nil {
-		return "–"
-	}
-	if d.Source != "" {
-		return d.String() + " (" + d.Source + ")"
-	}
-	return d.String()
-}
-
-// fields lists the case's one-line fields in page order.
-func fields(in *incident.Incident) [][2]string {
-	return [][2]string{
-		{"Organisation", in.Org},
-		{"Product", orDash(in.Product)},
-		{"Date", orDash(in.Date)},
-		{"Severity", orDash(in.Severity)},
-		{"Scope", orDash(in.Scope)},
-		{"Users affected", orDash(in.UsersAffected)},
-		{"Region", orDash(in.Region)},
-		{"Time zone", orDash(in.TimeZone)},
-		{"Start", fmtTime(in.Start)},
-		{"Detected", fmtTime(in.Detected)},
-		{"Mitigated", fmtTime(in.Mitigated)},
-		{"Resolved", fmtTime(in.Resolved)},
-		{"Time to detect", durText(in.TTD)},
-		{"Time to resolve", durText(in.TTR)},
-		{"Categories", orDash(strings.Join(in.Categories, ", "))},
-		{"Keywords", orDash(strings.Join(in.Keywords, ", "))},
-	}
 }
 
 func tagLabel(t incident.Tag) string {
@@ -162,8 +122,8 @@ var fieldColumns = []Column[[]string]{
 func showTable(ctx context.Context, w io.Writer, s *store.Store, in *incident.Incident, format string) error {
 	t := &Table{}
 	t.Rows = append(t.Rows, []string{"ID", in.ID}, []string{"Title", in.Title})
-	for _, f := range fields(in) {
-		t.Rows = append(t.Rows, []string{f[0], f[1]})
+	for _, f := range in.Fields() {
+		t.Rows = append(t.Rows, []string{f.Name, f.String()})
 	}
 	if in.Summary != "" {
 		t.Rows = append(t.Rows, []string{"Summary", in.Summary})
@@ -207,8 +167,8 @@ func writeCasePage(w io.Writer, in *incident.Incident, links []incident.Link, re
 		b.WriteString(in.Summary + "\n\n")
 	}
 	b.WriteString("| Field | Value |\n| --- | --- |\n")
-	for _, f := range fields(in) {
-		fmt.Fprintf(&b, "| %s | %s |\n", f[0], mdText(f[1]))
+	for _, f := range in.Fields() {
+		fmt.Fprintf(&b, "| %s | %s |\n", f.Name, mdText(f.String()))
 	}
 	b.WriteString("\n")
 	for _, sec := range []struct{ title, text string }{

@@ -31,9 +31,9 @@ func newSQLCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sql [STATEMENT]",
 		Short: "Run SQL over the public views (read-only unless --write)",
-		Long: `sql runs DuckDB SQL over the public views: incidents, durations, tags,
-related, sources, action_items, "references", vocab and generations
-('incidents schema' documents every column).
+		Long: `sql runs DuckDB SQL over the public views ('incidents schema' documents
+every column):
+` + strings.Join(store.ViewNames(true), ", ") + `.
 
 With a statement as argument it runs it and exits. Without one it reads
 statements ending in ';' from stdin when stdin is piped, or opens a prompt

@@ -47,7 +47,7 @@ period a real 10% improvement is usually invisible, so a raw change of the mean
   incidents stats --compare 2024Q2 2024Q3
   incidents stats --compare 2023 2024 --by root_cause --metric ttr -o json`,
 	}
-	cmd.Flags().StringVar(&q.By, "by", "root_cause_class", "grouping: "+strings.Join(analysis.Groupings, "|")+"|none|all (every grouping in turn)")
+	cmd.Flags().StringVar(&q.By, "by", analysis.RootCauseClass, "grouping: "+strings.Join(analysis.Groupings, "|")+"|none|all (every grouping in turn)")
 	cmd.Flags().StringVar(&q.Metric, "metric", "", "ttd or ttr (default ttr; --compare shows both)")
 	cmd.Flags().StringVar(&q.Since, "since", "", "first date, inclusive (YYYY, YYYY-MM or YYYY-MM-DD)")
 	cmd.Flags().StringVar(&q.Until, "until", "", "last date, inclusive")

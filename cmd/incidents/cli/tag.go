@@ -183,7 +183,7 @@ func setHumanTag(ctx context.Context, app *App, id, arg string) error {
 		if err != nil {
 			return err
 		}
-		primary := primaryTerm(in, incident.RootCause)
+		primary := in.PrimaryTerm(incident.RootCause)
 		if primary != t.Term {
 			fmt.Fprintf(app.Stdout, "%s: added as a further root cause; the primary root cause stays %s (%s)\n", id, primary, v.Label(t.Facet, primary))
 		}

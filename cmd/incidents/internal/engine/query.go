@@ -83,31 +83,10 @@ type Page struct {
 // Summary returns the list line of c.
 func Summary(c *incident.Incident) CaseSummary {
 	cs := CaseSummary{ID: c.ID, Org: c.Org, Title: c.Title, Date: c.Date, TTD: c.TTD, TTR: c.TTR}
-	if rc := primary(c, incident.RootCause); rc != "" {
+	if rc := c.PrimaryTerm(incident.RootCause); rc != "" {
 		cs.RootCause, cs.RootCauseLabel = rc, taxonomy.Default().Label(incident.RootCause, rc)
 	}
 	return cs
-}
-
-// primary returns the most authoritative term of facet f on c.
-func primary(c *incident.Incident, f incident.Facet) string {
-	best, rank := "", 99
-	for _, t := range c.Tags {
-		if t.Facet == f && t.Term != "" && t.Origin.Rank() < rank {
-			best, rank = t.Term, t.Origin.Rank()
-		}
-	}
-	return best
-}
-
-// hasTerm reports whether c has a tag of facet f equal to term or below it.
-func hasTerm(c *incident.Incident, f incident.Facet, term string) bool {
-	for _, t := range c.Tags {
-		if t.Facet == f && (t.Term == term || strings.HasPrefix(t.Term, term+"/")) {
-			return true
-		}
-	}
-	return false
 }
 
 // match returns the predicate of the non-text part of f (nil: all).
@@ -142,7 +121,7 @@ func (f Filter) match() func(*incident.Incident) bool {
 			}
 		}
 		for _, t := range terms {
-			if !hasTerm(c, t.facet, t.term) {
+			if !c.HasTerm(t.facet, t.term) {
 				return false
 			}
 		}

@@ -111,7 +111,7 @@ func (s *Snapshot) index() {
 			}
 			// A term also files the case under each parent: capacity/cpu
 			// under capacity.
-			for term := t.Term; term != ""; term = parentOf(term) {
+			for term := t.Term; term != ""; term = incident.ParentOf(term) {
 				key := string(t.Facet) + ":" + term
 				if seen[key] {
 					continue
@@ -131,13 +131,6 @@ func (s *Snapshot) index() {
 		org := strings.ToLower(c.Org)
 		s.orgs[org] = append(s.orgs[org], k)
 	}
-}
-
-func parentOf(term string) string {
-	if i := strings.LastIndexByte(term, '/'); i > 0 {
-		return term[:i]
-	}
-	return ""
 }
 
 // ResolveID returns the id a person's id names: the id itself, or the one

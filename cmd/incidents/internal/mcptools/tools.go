@@ -13,6 +13,7 @@ import (
 	"incidents/cmd/incidents/internal/engine"
 	"incidents/data/console"
 	"incidents/data/incident"
+	"incidents/data/store"
 )
 
 // SearchInput is the input of search_incidents.
@@ -150,7 +151,7 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 					return nil, VocabOutput{Facets: []engine.VocabFacet{f}}, nil
 				}
 			}
-			return nil, VocabOutput{}, incident.Errorf(incident.ErrInvalid, "unknown facet %q", in.Facet).WithHint("facets: symptom, root_cause, trigger, component, detection, remediation")
+			return nil, VocabOutput{}, incident.Errorf(incident.ErrInvalid, "unknown facet %q", in.Facet).WithHint("facets: " + incident.FacetList(""))
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "stats", Annotations: ro, OutputSchema: outputSchema[analysis.Table](),
 		Description: "TTD or TTR statistics per group: cases, known figures, median with bootstrap 90% interval, p75, p90, mean. Read the median and its interval; unknown durations are never counted as zero. " +
@@ -158,7 +159,7 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 		func(ctx context.Context, _ *mcp.CallToolRequest, in StatsInput) (*mcp.CallToolResult, *analysis.Table, error) {
 			q := analysis.Query{By: in.By, Metric: in.Metric, Since: in.Since, Until: in.Until, Org: in.Org, Quarter: in.Quarter}
 			if q.By == "" {
-				q.By = "root_cause_class"
+				q.By = analysis.RootCauseClass
 			}
 			if q.By == "none" {
 				q.By = ""
@@ -175,7 +176,7 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			return nil, t, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "query_sql", Annotations: ro, OutputSchema: outputSchema[engine.SQLResult](),
-		Description: "Run one read-only DuckDB SQL statement over the public views (incidents, durations, tags, related, sources, action_items, \"references\", vocab, generations). " +
+		Description: "Run one read-only DuckDB SQL statement over the public views (" + strings.Join(store.ViewNames(true), ", ") + "). " +
 			"At most 10000 rows, 1 MiB of rows and 5 seconds; a cut answer says truncated_at; files, settings and the network are out of reach. " +
 			"Returns {columns, rows (arrays of values), truncated, truncated_at, row_limit, byte_limit, elapsed_ms, snapshot}."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in SQLInput) (*mcp.CallToolResult, *engine.SQLResult, error) {

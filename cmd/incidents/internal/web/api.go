@@ -155,7 +155,7 @@ func (s *Server) apiStats(w http.ResponseWriter, r *http.Request) {
 	aq := analysis.Query{By: v.get("by"), Metric: v.get("metric"), Since: v.get("since"), Until: v.get("until"), Org: v.get("org"),
 		Quarter: v.get("quarter"), Year: v.count("year")}
 	if aq.By == "" {
-		aq.By = "root_cause_class"
+		aq.By = analysis.RootCauseClass
 	}
 	if aq.By == "none" {
 		aq.By = ""

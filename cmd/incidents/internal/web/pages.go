@@ -230,34 +230,22 @@ func fieldRows(c *incident.Incident) []fieldRow {
 			out = append(out, fieldRow{name, value, note})
 		}
 	}
-	ts := func(t *time.Time) string {
-		if t == nil {
-			return ""
+	for _, f := range c.Fields() {
+		switch f.Kind {
+		case incident.TimeField:
+			if f.Time != nil {
+				add(f.Name, f.Time.Format("2006-01-02 15:04 MST"), "")
+			}
+		case incident.DurationField:
+			note := "unknown"
+			if f.Duration != nil {
+				note = f.Duration.Source
+			}
+			add(f.Name, f.Duration.String(), note)
+		default:
+			add(f.Name, f.Text, "")
 		}
-		return t.Format("2006-01-02 15:04 MST")
 	}
-	src := func(d *incident.Duration) string {
-		if d == nil {
-			return "unknown"
-		}
-		return d.Source
-	}
-	add("Organisation", c.Org, "")
-	add("Product", c.Product, "")
-	add("Date", c.Date, "")
-	add("Start", ts(c.Start), "")
-	add("Detected", ts(c.Detected), "")
-	add("Mitigated", ts(c.Mitigated), "")
-	add("Resolved", ts(c.Resolved), "")
-	add("Time zone", c.TimeZone, "")
-	add("Time to detect", c.TTD.String(), src(c.TTD))
-	add("Time to resolve", c.TTR.String(), src(c.TTR))
-	add("Severity", c.Severity, "")
-	add("Scope", c.Scope, "")
-	add("Users affected", c.UsersAffected, "")
-	add("Region", c.Region, "")
-	add("Categories", strings.Join(c.Categories, ", "), "")
-	add("Keywords", strings.Join(c.Keywords, ", "), "")
 	if c.Format != "" {
 		v := c.Format
 		if c.SourceFile != "" {
