@@ -2,17 +2,12 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"path"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"incidents/data"
 	"incidents/data/incident"
 	"incidents/data/ingest"
 	"incidents/data/store"
@@ -65,7 +60,7 @@ summary of the corpus goes to stdout.`,
 		started := time.Now()
 		var results []ingest.FileResult
 		if bundled {
-			r, err := loadBundled(format)
+			r, err := ingest.Bundled(format)
 			if err != nil {
 				return err
 			}
@@ -96,31 +91,6 @@ func runSource(bundled bool, args []string) string {
 	return src
 }
 
-// loadBundled parses the embedded corpus files.
-func loadBundled(format string) ([]ingest.FileResult, error) {
-	fsys := data.Cases()
-	names, err := fs.Glob(fsys, "*.json")
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(names)
-	out := make([]ingest.FileResult, 0, len(names))
-	for _, n := range names {
-		b, err := fs.ReadFile(fsys, n)
-		name := path.Join("bundled", n)
-		if err != nil {
-			out = append(out, ingest.FileResult{Path: name, Err: err})
-			continue
-		}
-		res, err := ingest.ParseChecked(ingest.Input{Name: name, Data: b}, format)
-		out = append(out, ingest.FileResult{Path: name, Result: res, Err: err})
-	}
-	if len(out) == 0 {
-		return nil, &incident.Error{Kind: incident.ErrEmpty, Msg: "this build bundles no cases", Hint: "import files instead: incidents ingest PATHS..."}
-	}
-	return out, nil
-}
-
 // reportSkipped prints the paths that were not read (not regular files)
 // and every file's warnings, and returns the results of the files read.
 func reportSkipped(app *App, results []ingest.FileResult) []ingest.FileResult {
@@ -142,73 +112,27 @@ func reportSkipped(app *App, results []ingest.FileResult) []ingest.FileResult {
 // the notes of what was extracted, unless --verbose asks for all.
 const perFileReportMax = 20
 
-// runIngest validates the parsed files, stores the good cases and reports;
-// perFile lists every stored file with its status and notes.
+// runIngest applies the batch policy (ingest.Batch) to the parsed files,
+// stores the good cases and reports; perFile lists every stored file with
+// its status and notes.
 func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepGoing, perFile bool, source string, started time.Time) error {
-	var bad []ingest.FileResult
-	var good []ingest.FileResult
-	for _, r := range results {
-		if r.Err != nil {
-			bad = append(bad, r)
-		} else {
-			good = append(good, r)
+	b := ingest.NewBatch(results, keepGoing)
+	if err := b.Refused(); err != nil {
+		word := "error"
+		if keepGoing {
+			word = "rejected"
 		}
-	}
-	var batchErr error
-	if len(bad) == 0 {
-		batchErr = ingest.CheckBatch(results)
-	} else {
-		batchErr = ingest.CheckBatch(good)
-	}
-	if (len(bad) > 0 || batchErr != nil) && !keepGoing {
-		for _, r := range bad {
-			fmt.Fprintf(app.Stderr, "error: %v\n", r.Err)
+		for _, e := range b.Errors() {
+			fmt.Fprintf(app.Stderr, "%s: %v\n", word, e)
 		}
-		for _, e := range splitErrors(batchErr) {
-			fmt.Fprintf(app.Stderr, "error: %v\n", e)
-		}
-		first := firstKindError(bad, batchErr)
-		n := len(bad)
-		msg := fmt.Sprintf("%d of %d files rejected; nothing was written", n, len(results))
-		if n == 0 {
-			msg = "the batch was rejected; nothing was written"
-		}
-		return &incident.Error{Kind: first, Msg: msg, Hint: "fix the files listed above, or pass --keep-going to import the good ones"}
-	}
-
-	// Collect cases; with --keep-going a case whose id another file already
-	// gave is rejected with its file.
-	var cases []*incident.Incident
-	fileOf := map[string]string{}
-	for _, r := range good {
-		if r.Result == nil {
-			continue
-		}
-		for _, in := range r.Result.Incidents {
-			if in.SourceFile == "" {
-				in.SourceFile = r.Path
-			}
-			if f, dup := fileOf[in.ID]; dup {
-				bad = append(bad, ingest.FileResult{Path: r.Path, Err: &incident.Error{Kind: incident.ErrDuplicate, File: r.Path, Field: "id",
-					Msg: fmt.Sprintf("case %s is also in %s; this one was not imported", in.ID, f), Hint: "give each case a unique id"}})
-				continue
-			}
-			fileOf[in.ID] = r.Path
-			cases = append(cases, in)
-		}
-	}
-	if len(cases) == 0 && len(bad) > 0 {
-		for _, r := range bad {
-			fmt.Fprintf(app.Stderr, "rejected: %v\n", r.Err)
-		}
-		return &incident.Error{Kind: firstKindError(bad, nil), Msg: fmt.Sprintf("all %d files were rejected; nothing was written", len(bad)), Hint: "fix the files listed above"}
+		return err
 	}
 	s, err := createStore(ctx, app, false)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	rep, err := s.Upsert(ctx, cases, store.RunInfo{Source: source, Files: len(results), Rejected: len(bad), Started: started})
+	rep, err := s.Upsert(ctx, b.Cases, store.RunInfo{Source: source, Files: b.Files, Rejected: len(b.Bad), Started: started})
 	if err != nil {
 		return err
 	}
@@ -218,18 +142,34 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 		fmt.Fprintln(app.Stderr, "ingest: the stop signal came after the import was committed; it is complete")
 	}
 	ctx = context.WithoutCancel(ctx)
+	if perFile {
+		reportFiles(app, b, rep)
+	}
+	for _, e := range b.Errors() {
+		fmt.Fprintf(app.Stderr, "rejected: %v\n", e)
+	}
+	fmt.Fprintf(app.Stderr, "ingest: %d files, %s: %d new, %d updated, %d unchanged; %d rejected\n",
+		b.Files, plural(len(b.Cases), "case", "cases"), rep.New, rep.Updated, rep.Unchanged, len(b.Bad))
+	if err := reportCorpus(ctx, app, s, rep); err != nil {
+		return err
+	}
+	// --keep-going stored the good files; the run still fails when files
+	// were rejected, so that scripts notice.
+	return b.Partial()
+}
+
+// reportFiles lists every stored file with what became of its cases and
+// the importer's notes.
+func reportFiles(app *App, b *ingest.Batch, rep *store.IngestReport) {
 	counts := map[string]map[store.Status]int{}
 	for _, it := range rep.Items {
-		f := fileOf[it.ID]
+		f := b.FileOf[it.ID]
 		if counts[f] == nil {
 			counts[f] = map[store.Status]int{}
 		}
 		counts[f][it.Status]++
 	}
-	for _, r := range good {
-		if !perFile {
-			break
-		}
+	for _, r := range b.Good {
 		c := counts[r.Path]
 		var parts []string
 		for _, st := range []store.Status{store.StatusNew, store.StatusUpdated, store.StatusUnchanged} {
@@ -247,62 +187,23 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 			}
 		}
 	}
-	for _, r := range bad {
-		fmt.Fprintf(app.Stderr, "rejected: %v\n", r.Err)
-	}
-	fmt.Fprintf(app.Stderr, "ingest: %d files, %s: %d new, %d updated, %d unchanged; %d rejected\n",
-		len(results), plural(len(cases), "case", "cases"), rep.New, rep.Updated, rep.Unchanged, len(bad))
+}
+
+// reportCorpus prints the summary of the stored corpus and, when new cases
+// joined a corpus with links, how to give them links: links are not
+// computed inside the ingest transaction (it stays one atomic write of the
+// files' content).
+func reportCorpus(ctx context.Context, app *App, s *store.Store, rep *store.IngestReport) error {
 	sm, err := s.Summary(ctx)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(app.Stdout, summaryText(sm, false))
-	// Links are not computed inside the ingest transaction (it stays one
-	// atomic write of the files' content); say how to give new cases links.
 	if rep.New > 0 {
 		if cur, err := s.CurrentGeneration(ctx); err == nil && cur != nil {
 			fmt.Fprintf(app.Stderr, "%s no related links yet: run 'incidents related --update' (or --recompute)\n",
 				plural(rep.New, "new case has", "new cases have"))
 		}
 	}
-	// --keep-going stored the good files; the run still fails when files
-	// were rejected, so that scripts notice.
-	if len(bad) > 0 || batchErr != nil {
-		return &incident.Error{Kind: firstKindError(bad, batchErr), Msg: "some files were rejected (listed above); the good ones were imported",
-			Hint: "fix the rejected files and ingest them again"}
-	}
 	return nil
-}
-
-// firstKindError returns the kind of the first located error, so the exit
-// code reflects bad input.
-func firstKindError(bad []ingest.FileResult, batchErr error) incident.Kind {
-	for _, r := range bad {
-		if k := incident.KindOf(r.Err); k != "" {
-			return k
-		}
-	}
-	if k := incident.KindOf(batchErr); k != "" {
-		return k
-	}
-	var e *incident.Error
-	if errors.As(batchErr, &e) {
-		return e.Kind
-	}
-	return incident.ErrInvalid
-}
-
-// splitErrors flattens errors.Join trees into their parts.
-func splitErrors(err error) []error {
-	if err == nil {
-		return nil
-	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range j.Unwrap() {
-			out = append(out, splitErrors(e)...)
-		}
-		return out
-	}
-	return []error{err}
 }

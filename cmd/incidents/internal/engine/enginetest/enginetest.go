@@ -3,14 +3,11 @@ package enginetest
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"testing"
 
-	"incidents/data"
 	"incidents/data/console"
 	"incidents/data/incident"
 	"incidents/data/ingest"
@@ -19,29 +16,19 @@ import (
 )
 
 // Bundled returns the bundled cases, parsed as 'incidents ingest --bundled'
-// parses them.
+// parses them (ingest.Bundled).
 func Bundled(tb testing.TB) []*incident.Incident {
 	tb.Helper()
-	fsys := data.Cases()
-	names, err := fs.Glob(fsys, "*.json")
+	files, err := ingest.Bundled("")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	sort.Strings(names)
 	var out []*incident.Incident
-	for _, n := range names {
-		b, err := fs.ReadFile(fsys, n)
-		if err != nil {
-			tb.Fatal(err)
+	for _, f := range files {
+		if f.Err != nil {
+			tb.Fatalf("bundled case %s: %v", f.Path, f.Err)
 		}
-		res, err := ingest.ParseChecked(ingest.Input{Name: n, Data: b}, "")
-		if err != nil {
-			tb.Fatalf("bundled case %s: %v", n, err)
-		}
-		out = append(out, res.Incidents...)
-	}
-	if len(out) == 0 {
-		tb.Fatal("the build bundles no cases")
+		out = append(out, f.Result.Incidents...)
 	}
 	return out
 }
