@@ -151,10 +151,28 @@ func showTable(ctx context.Context, w io.Writer, s *store.Store, in *incident.In
 	return writeRecords(w, format, fieldColumns, t.Rows, nil)
 }
 
-// writeCasePage renders a case as a Markdown page.
+// writeCasePage renders a case as a Markdown page: heading and fields,
+// the narrative sections, tags, sources, the cases the source names, the
+// computed links and where the case came from.
 func writeCasePage(w io.Writer, in *incident.Incident, links []incident.Link, related map[string]*incident.Incident, gen *store.Generation) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s · %s\n\n", in.ID, mdText(in.Title))
+	mdHead(&b, in)
+	mdSections(&b, in)
+	mdTags(&b, in)
+	mdSources(&b, in.Sources)
+	mdReferences(&b, in.References)
+	mdLinks(&b, links, related, gen)
+	if in.SourceFile != "" || in.Format != "" {
+		fmt.Fprintf(&b, "_Imported from %s (%s); content hash %s._\n", orDash(in.SourceFile), orDash(in.Format), shortHash(in.Hash))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdHead writes the title, the organisation line, the summary and the
+// field table.
+func mdHead(b *strings.Builder, in *incident.Incident) {
+	fmt.Fprintf(b, "# %s · %s\n\n", in.ID, mdText(in.Title))
 	head := []string{"**" + mdText(in.Org) + "**"}
 	if in.Product != "" {
 		head = append(head, mdText(in.Product))
@@ -168,15 +186,20 @@ func writeCasePage(w io.Writer, in *incident.Incident, links []incident.Link, re
 	}
 	b.WriteString("| Field | Value |\n| --- | --- |\n")
 	for _, f := range in.Fields() {
-		fmt.Fprintf(&b, "| %s | %s |\n", f.Name, mdText(f.String()))
+		fmt.Fprintf(b, "| %s | %s |\n", f.Name, mdText(f.String()))
 	}
 	b.WriteString("\n")
+}
+
+// mdSections writes the case's texts and lists, each under its heading
+// when not empty.
+func mdSections(b *strings.Builder, in *incident.Incident) {
 	for _, sec := range []struct{ title, text string }{
 		{"Narrative", in.Narrative}, {"Symptoms", in.Symptoms}, {"Root cause", in.RootCause},
 		{"Trigger", in.Trigger}, {"Detection", in.Detection},
 	} {
 		if strings.TrimSpace(sec.text) != "" {
-			fmt.Fprintf(&b, "## %s\n\n%s\n\n", sec.title, strings.TrimSpace(sec.text))
+			fmt.Fprintf(b, "## %s\n\n%s\n\n", sec.title, strings.TrimSpace(sec.text))
 		}
 	}
 	for _, sec := range []struct {
@@ -186,99 +209,115 @@ func writeCasePage(w io.Writer, in *incident.Incident, links []incident.Link, re
 		if len(sec.items) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "## %s\n\n", sec.title)
+		fmt.Fprintf(b, "## %s\n\n", sec.title)
 		for _, it := range sec.items {
-			fmt.Fprintf(&b, "- %s\n", it)
+			fmt.Fprintf(b, "- %s\n", it)
 		}
 		b.WriteString("\n")
 	}
-	if len(in.Tags) > 0 {
-		b.WriteString("## Tags\n\n| Facet | Tag | Term | Origin | Confidence | Evidence |\n| --- | --- | --- | --- | --- | --- |\n")
-		for _, f := range incident.Facets {
-			for _, t := range in.TagsOf(f) {
-				conf := "–"
-				if t.Confidence > 0 {
-					conf = fmt.Sprintf("%.2f", t.Confidence)
-				}
-				term := "`" + t.Term + "`"
-				if t.Term == "" {
-					term = "(unmatched)"
-				}
-				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", strings.ReplaceAll(string(f), "_", " "),
-					mdText(tagLabel(t)), term, t.Origin, conf, mdText(orDash(t.Evidence)))
-			}
-		}
-		b.WriteString("\n")
+}
+
+// mdTags writes the tag table, by facet.
+func mdTags(b *strings.Builder, in *incident.Incident) {
+	if len(in.Tags) == 0 {
+		return
 	}
-	if len(in.Sources) > 0 {
-		b.WriteString("## Sources\n\n")
-		for _, s := range in.Sources {
-			parts := []string{s.URL}
-			if s.Kind != "" {
-				parts = append(parts, s.Kind)
+	b.WriteString("## Tags\n\n| Facet | Tag | Term | Origin | Confidence | Evidence |\n| --- | --- | --- | --- | --- | --- |\n")
+	for _, f := range incident.Facets {
+		for _, t := range in.TagsOf(f) {
+			conf := "–"
+			if t.Confidence > 0 {
+				conf = fmt.Sprintf("%.2f", t.Confidence)
 			}
-			if s.Note != "" {
-				parts = append(parts, s.Note)
+			term := "`" + t.Term + "`"
+			if t.Term == "" {
+				term = "(unmatched)"
 			}
-			fmt.Fprintf(&b, "- %s\n", strings.Join(parts, " · "))
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", strings.ReplaceAll(string(f), "_", " "),
+				mdText(tagLabel(t)), term, t.Origin, conf, mdText(orDash(t.Evidence)))
 		}
-		b.WriteString("\n")
 	}
-	if len(in.References) > 0 {
-		b.WriteString("## Related cases named by the source\n\n")
-		for _, r := range in.References {
-			line := "- **" + r.ID + "**"
-			if r.Title != "" {
-				line += " " + mdText(r.Title)
-			}
-			var meta []string
-			if r.Org != "" {
-				meta = append(meta, r.Org)
-			}
-			if r.Year != 0 {
-				meta = append(meta, fmt.Sprint(r.Year))
-			}
-			if len(meta) > 0 {
-				line += " (" + strings.Join(meta, " · ") + ")"
-			}
-			if r.Reason != "" {
-				line += " — " + r.Reason
-			}
-			b.WriteString(line + "\n")
+	b.WriteString("\n")
+}
+
+// mdSources lists the sources with their kind and note.
+func mdSources(b *strings.Builder, sources []incident.Source) {
+	if len(sources) == 0 {
+		return
+	}
+	b.WriteString("## Sources\n\n")
+	for _, s := range sources {
+		parts := []string{s.URL}
+		if s.Kind != "" {
+			parts = append(parts, s.Kind)
 		}
-		b.WriteString("\n")
-	}
-	if len(links) > 0 {
-		if gen != nil {
-			fmt.Fprintf(&b, "## Related cases (computed, generation %d)\n\n", gen.Gen)
-		} else {
-			b.WriteString("## Related cases (computed)\n\n")
+		if s.Note != "" {
+			parts = append(parts, s.Note)
 		}
-		for _, l := range links {
-			line := fmt.Sprintf("%d. **%s**", l.Rank, l.To)
-			if r := related[l.To]; r != nil {
-				line += " " + mdText(r.Title) + " (" + r.Org
-				if r.Date != "" {
-					line += " · " + r.Date
-				}
-				line += ")"
-			}
-			line += fmt.Sprintf(" — score %.3f (text %.3f, tags %.3f)", l.Score, l.TextScore, l.TagScore)
-			if l.Reason != "" {
-				line += " — " + l.Reason
-			}
-			if l.Pinned {
-				line += " — pinned"
-			}
-			b.WriteString(line + "\n")
+		fmt.Fprintf(b, "- %s\n", strings.Join(parts, " · "))
+	}
+	b.WriteString("\n")
+}
+
+// mdReferences lists the related cases the source itself names.
+func mdReferences(b *strings.Builder, refs []incident.Reference) {
+	if len(refs) == 0 {
+		return
+	}
+	b.WriteString("## Related cases named by the source\n\n")
+	for _, r := range refs {
+		line := "- **" + r.ID + "**"
+		if r.Title != "" {
+			line += " " + mdText(r.Title)
 		}
-		b.WriteString("\n")
+		var meta []string
+		if r.Org != "" {
+			meta = append(meta, r.Org)
+		}
+		if r.Year != 0 {
+			meta = append(meta, fmt.Sprint(r.Year))
+		}
+		if len(meta) > 0 {
+			line += " (" + strings.Join(meta, " · ") + ")"
+		}
+		if r.Reason != "" {
+			line += " — " + r.Reason
+		}
+		b.WriteString(line + "\n")
 	}
-	if in.SourceFile != "" || in.Format != "" {
-		fmt.Fprintf(&b, "_Imported from %s (%s); content hash %s._\n", orDash(in.SourceFile), orDash(in.Format), shortHash(in.Hash))
+	b.WriteString("\n")
+}
+
+// mdLinks lists the computed related cases of generation gen (nil: computed
+// now), with the titles of the cases in related.
+func mdLinks(b *strings.Builder, links []incident.Link, related map[string]*incident.Incident, gen *store.Generation) {
+	if len(links) == 0 {
+		return
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	if gen != nil {
+		fmt.Fprintf(b, "## Related cases (computed, generation %d)\n\n", gen.Gen)
+	} else {
+		b.WriteString("## Related cases (computed)\n\n")
+	}
+	for _, l := range links {
+		line := fmt.Sprintf("%d. **%s**", l.Rank, l.To)
+		if r := related[l.To]; r != nil {
+			line += " " + mdText(r.Title) + " (" + r.Org
+			if r.Date != "" {
+				line += " · " + r.Date
+			}
+			line += ")"
+		}
+		line += fmt.Sprintf(" — score %.3f (text %.3f, tags %.3f)", l.Score, l.TextScore, l.TagScore)
+		if l.Reason != "" {
+			line += " — " + l.Reason
+		}
+		if l.Pinned {
+			line += " — pinned"
+		}
+		b.WriteString(line + "\n")
+	}
+	b.WriteString("\n")
 }
 
 func shortHash(h string) string {
