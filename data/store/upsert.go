@@ -67,14 +67,8 @@ func (s *Store) Upsert(ctx context.Context, incs []*incident.Incident, run RunIn
 	if run.Started.IsZero() {
 		run.Started = time.Now()
 	}
-	seen := make(map[string]string, len(incs))
-	for _, in := range incs {
-		if f, dup := seen[in.ID]; dup {
-			return nil, &incident.Error{Kind: incident.ErrDuplicate, File: in.SourceFile, Field: "id",
-				Msg:  fmt.Sprintf("case %s appears twice in one batch (also in %s)", in.ID, f),
-				Hint: "give each case a unique id"}
-		}
-		seen[in.ID] = in.SourceFile
+	if err := uniqueIDs(incs); err != nil {
+		return nil, err
 	}
 	// Validate, hash and marshal on every CPU while the existing hashes are
 	// read and, for a first load, while the cases are appended.
@@ -82,28 +76,11 @@ func (s *Store) Upsert(ctx context.Context, incs []*incident.Incident, run RunIn
 	var rep *IngestReport
 	tr := trace("upsert")
 	err := s.write(ctx, func(w *writer) error {
-		existing, err := existingHashes(ctx, w.c)
+		p, err := planUpsert(ctx, w.c, incs, enc)
 		if err != nil {
 			return err
 		}
-		if len(existing) > 0 {
-			if err := enc.wait(); err != nil {
-				return err
-			}
-		}
-		// A case whose content is unchanged but which brings human or
-		// automatic tags the store lacks is updated too (the hash covers
-		// imported tags only).
-		var lacking map[string]bool
-		if len(existing) > 0 {
-			if lacking, err = lackingTags(ctx, w.c, incs, func(i int) bool { return existing[incs[i].ID].hash == enc.hashes[i] }); err != nil {
-				return err
-			}
-		}
-		var changed []int
-		var updatedIDs []string
-		rep, changed, updatedIDs = classify(incs, enc.hashes, existing, lacking)
-		if len(changed) == 0 {
+		if rep = p.rep; len(p.changed) == 0 {
 			return nil
 		}
 		if err := w.begin(); err != nil {
@@ -116,54 +93,20 @@ func (s *Store) Upsert(ctx context.Context, incs []*incident.Incident, run RunIn
 		if err != nil {
 			return err
 		}
-		kept := map[string][]incident.Tag{}
-		if len(updatedIDs) > 0 {
-			if err := withIDs(ctx, w.c, updatedIDs); err != nil {
-				return err
-			}
-			kept, err = tagsOf(ctx, w.c, `SELECT incident_id, facet, term, raw, origin, confidence, evidence FROM core.live_tags
-				WHERE origin <> 'imported' AND incident_id IN (SELECT id FROM temp.batch_ids) ORDER BY incident_id, seq`)
-			if err != nil {
-				return err
-			}
-			// The updated cases' rows are superseded, not deleted: until the
-			// commit record, readers still see them.
-			for _, t := range []struct{ table, col string }{{"incidents", "id"}, {"tags", "incident_id"}, {"sources", "incident_id"}, {"action_items", "incident_id"}, {"refs", "incident_id"}} {
-				if _, err := w.retire(t.table, t.col+" IN (SELECT id FROM temp.batch_ids)"); err != nil {
-					return err
-				}
-			}
-			if _, err := w.c.ExecContext(ctx, `DROP TABLE temp.batch_ids`); err != nil {
-				return err
-			}
-		}
-		var runID int64
-		if err := w.c.QueryRowContext(ctx, `SELECT coalesce(max(run), 0) + 1 FROM core.live_ingest_runs`).Scan(&runID); err != nil {
+		kept, err := supersede(w, p.updatedIDs)
+		if err != nil {
 			return err
 		}
-		rep.Run = runID
+		if err := w.c.QueryRowContext(ctx, `SELECT coalesce(max(run), 0) + 1 FROM core.live_ingest_runs`).Scan(&rep.Run); err != nil {
+			return err
+		}
 		tr("prepare")
 		return appendAll(w.c, w.id, func(ap *appenders) error {
 			defer tr("append")
-			for _, i := range changed {
-				in := incs[i]
-				ingested := now
-				if p, ok := existing[in.ID]; ok && !p.ingestedAt.IsZero() {
-					ingested = p.ingestedAt
-				}
-				hash, doc, tags, err := enc.get(i)
-				if err != nil {
-					return err
-				}
-				tags = keepTags(tags, kept[in.ID])
-				if err := ap.addCase(in, hash, doc, runID, ingested, now, tags); err != nil {
-					return fmt.Errorf("storing case %s: %w", in.ID, err)
-				}
-			}
-			return nil
+			return p.appendCases(ap, enc, kept, rep.Run, now)
 		}, func() error {
 			_, err := w.c.ExecContext(ctx, `INSERT INTO core.ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
-				runID, run.Started.UTC(), time.Now().UTC(), run.Source, run.Files, run.Rejected, rep.New, rep.Updated, rep.Unchanged, w.id)
+				rep.Run, run.Started.UTC(), time.Now().UTC(), run.Source, run.Files, run.Rejected, rep.New, rep.Updated, rep.Unchanged, w.id)
 			if err == nil && testHookBeforeCommit != nil {
 				err = testHookBeforeCommit()
 			}
@@ -175,6 +118,103 @@ func (s *Store) Upsert(ctx context.Context, incs []*incident.Incident, run RunIn
 		return nil, err
 	}
 	return rep, nil
+}
+
+// uniqueIDs refuses a batch that gives one case id twice.
+func uniqueIDs(incs []*incident.Incident) error {
+	seen := make(map[string]string, len(incs))
+	for _, in := range incs {
+		if f, dup := seen[in.ID]; dup {
+			return &incident.Error{Kind: incident.ErrDuplicate, File: in.SourceFile, Field: "id",
+				Msg:  fmt.Sprintf("case %s appears twice in one batch (also in %s)", in.ID, f),
+				Hint: "give each case a unique id"}
+		}
+		seen[in.ID] = in.SourceFile
+	}
+	return nil
+}
+
+// upsertPlan is what an upsert writes: the report, the positions of the
+// cases to write and the ids of the updated ones, with what the store
+// holds of each case.
+type upsertPlan struct {
+	incs       []*incident.Incident
+	existing   map[string]prior
+	rep        *IngestReport
+	changed    []int
+	updatedIDs []string
+}
+
+// planUpsert compares the incoming cases with the stored ones.
+func planUpsert(ctx context.Context, c *sql.Conn, incs []*incident.Incident, enc *encoder) (*upsertPlan, error) {
+	existing, err := existingHashes(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	// A case whose content is unchanged but which brings human or
+	// automatic tags the store lacks is updated too (the hash covers
+	// imported tags only).
+	var lacking map[string]bool
+	if len(existing) > 0 {
+		if err := enc.wait(); err != nil {
+			return nil, err
+		}
+		if lacking, err = lackingTags(ctx, c, incs, func(i int) bool { return existing[incs[i].ID].hash == enc.hashes[i] }); err != nil {
+			return nil, err
+		}
+	}
+	p := &upsertPlan{incs: incs, existing: existing}
+	p.rep, p.changed, p.updatedIDs = classify(incs, enc.hashes, existing, lacking)
+	return p, nil
+}
+
+// supersede retires the stored rows of the updated cases and returns their
+// human and automatic tags, which the new versions keep. The rows are
+// superseded, not deleted: until the commit record, readers still see
+// them.
+func supersede(w *writer, ids []string) (map[string][]incident.Tag, error) {
+	if len(ids) == 0 {
+		return map[string][]incident.Tag{}, nil
+	}
+	if err := withIDs(w.ctx, w.c, ids); err != nil {
+		return nil, err
+	}
+	kept, err := tagsOf(w.ctx, w.c, `SELECT incident_id, facet, term, raw, origin, confidence, evidence FROM core.live_tags
+				WHERE origin <> 'imported' AND incident_id IN (SELECT id FROM temp.batch_ids) ORDER BY incident_id, seq`)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range []struct{ table, col string }{{"incidents", "id"}, {"tags", "incident_id"}, {"sources", "incident_id"}, {"action_items", "incident_id"}, {"refs", "incident_id"}} {
+		if _, err := w.retire(t.table, t.col+" IN (SELECT id FROM temp.batch_ids)"); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := w.c.ExecContext(w.ctx, `DROP TABLE temp.batch_ids`); err != nil {
+		return nil, err
+	}
+	return kept, nil
+}
+
+// appendCases appends the changed cases with their encoded documents and
+// tags (the kept ones merged in) under ingest run runID; a case keeps its
+// first ingested_at.
+func (p *upsertPlan) appendCases(ap *appenders, enc *encoder, kept map[string][]incident.Tag, runID int64, now time.Time) error {
+	for _, i := range p.changed {
+		in := p.incs[i]
+		ingested := now
+		if pr, ok := p.existing[in.ID]; ok && !pr.ingestedAt.IsZero() {
+			ingested = pr.ingestedAt
+		}
+		hash, doc, tags, err := enc.get(i)
+		if err != nil {
+			return err
+		}
+		tags = keepTags(tags, kept[in.ID])
+		if err := ap.addCase(in, hash, doc, runID, ingested, now, tags); err != nil {
+			return fmt.Errorf("storing case %s: %w", in.ID, err)
+		}
+	}
+	return nil
 }
 
 // prior is what the store holds of a case an upsert compares with.
