@@ -143,11 +143,11 @@ CREATE TABLE core.vocab (
 ALTER TABLE core.incidents ADD COLUMN root_cause_class VARCHAR;
 ALTER TABLE core.incidents ADD COLUMN n_sources BIGINT DEFAULT 0;
 ALTER TABLE core.incidents ADD COLUMN n_tags BIGINT DEFAULT 0;
-UPDATE core.incidents SET root_cause = d.root_cause, root_cause_class = split_part(d.root_cause, '/', 1),
+UPDATE core.incidents SET root_cause = d.root_cause, root_cause_class = ` + classSQL("d.root_cause") + `,
 	n_sources = d.n_sources, n_tags = d.n_tags
 FROM (SELECT i.id, rc.term AS root_cause, coalesce(s.n, 0) AS n_sources, coalesce(t.n, 0) AS n_tags
 	FROM (SELECT DISTINCT id FROM core.incidents) i
-	LEFT JOIN (SELECT incident_id, arg_min(term, (CASE origin WHEN 'human' THEN 0 WHEN 'imported' THEN 1 ELSE 2 END) * 1000000 + seq) AS term
+	LEFT JOIN (SELECT incident_id, arg_min(term, ` + rootCauseOrder + `) AS term
 		FROM core.tags WHERE facet = 'root_cause' AND term IS NOT NULL AND term <> '' GROUP BY incident_id) rc ON rc.incident_id = i.id
 	LEFT JOIN (SELECT incident_id, count(*) AS n FROM core.sources GROUP BY incident_id) s ON s.incident_id = i.id
 	LEFT JOIN (SELECT incident_id, count(*) AS n FROM core.tags GROUP BY incident_id) t ON t.incident_id = i.id) d

@@ -133,7 +133,7 @@ FROM core.live_incidents WHERE ttr_minutes IS NOT NULL`,
 			Name:        ViewTags,
 			Description: "Taxonomy tags on cases with their labels, origin and evidence.",
 			SQL: `SELECT t.incident_id, t.facet, t.term, coalesce(v.label, t.raw) AS label,
-	coalesce(v.class, split_part(t.term, '/', 1)) AS class, t.origin, t.confidence, t.evidence, t.raw, t.seq
+	coalesce(v.class, ` + classSQL("t.term") + `) AS class, t.origin, t.confidence, t.evidence, t.raw, t.seq
 FROM core.live_tags t LEFT JOIN core.vocab v ON v.facet = t.facet AND v.term = t.term`,
 			Columns: []Column{
 				{"incident_id", "VARCHAR", "Case id."},
