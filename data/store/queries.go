@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"sort"
 	"strings"
@@ -15,35 +14,23 @@ import (
 
 // IDs returns the id of every stored case, sorted.
 func (s *Store) IDs(ctx context.Context) ([]string, error) {
-	return queryStrings(ctx, s.h.db, `SELECT id FROM core.live_incidents`)
+	return s.sortedIDs(ctx, `SELECT id FROM core.live_incidents`)
 }
 
 // Unlinked lists, sorted, the cases without a link in the current
 // generation (every case when there is none): those ingested since the
 // last recompute.
 func (s *Store) Unlinked(ctx context.Context) ([]string, error) {
-	return queryStrings(ctx, s.h.db, `SELECT i.id FROM core.live_incidents i
+	return s.sortedIDs(ctx, `SELECT i.id FROM core.live_incidents i
 ANTI JOIN (SELECT l.from_id FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND g.current) c
 ON c.from_id = i.id`)
 }
 
-// queryStrings returns the one string column of query, sorted.
-func queryStrings(ctx context.Context, db *sql.DB, query string, args ...any) ([]string, error) {
-	rows, err := db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	sort.Strings(out)
-	return out, rows.Err()
+// sortedIDs is queryIDs sorted as Go sorts strings.
+func (s *Store) sortedIDs(ctx context.Context, query string) ([]string, error) {
+	ids, err := s.queryIDs(ctx, query)
+	sort.Strings(ids)
+	return ids, err
 }
 
 // References returns, per case, the ids its source names as related (the
