@@ -255,7 +255,7 @@ func skipBlank(s string) string {
 		s = strings.TrimLeft(s, " \t\r\n")
 		switch {
 		case strings.HasPrefix(s, "--"):
-			i := strings.IndexByte(s, '\n')
+			i := strings.IndexAny(s, "\r\n")
 			if i < 0 {
 				return ""
 			}

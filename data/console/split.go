@@ -44,8 +44,14 @@ func (s *Splitter) Feed(line string) []string {
 		c := line[i]
 		switch {
 		case c == '-' && i+1 < len(line) && line[i+1] == '-':
-			s.buf.WriteString(line[i:])
-			i = len(line)
+			// A line comment ends at a line feed or a lone carriage
+			// return, as DuckDB's lexer reads it.
+			end := strings.IndexAny(line[i:], "\r\n")
+			if end < 0 {
+				end = len(line) - i
+			}
+			s.buf.WriteString(line[i : i+end])
+			i += end - 1
 			continue
 		case c == '/' && i+1 < len(line) && line[i+1] == '*':
 			s.buf.WriteString("/*")
