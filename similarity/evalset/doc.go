@@ -2,7 +2,7 @@
 // measured on, prepared the way a user's own postmortems would reach the
 // engine, and the plain TF-IDF anchor it is compared with:
 //
-//   - the bundled corpus (190 cases written and tagged here) against the
+//   - the bundled corpus (195 cases written and tagged here) against the
 //     hand-made groups of data/labels/groups.yaml: optimistic;
 //   - the icco postmortems (../shared/corpora/icco-postmortems, read at run
 //     time, never copied) reduced to what a narrative-only postmortem

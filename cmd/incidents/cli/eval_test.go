@@ -75,7 +75,7 @@ func TestEvalTagger(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &ev); err != nil || len(ev.Sets) != 2 || len(ev.Facets) != 5 {
 		t.Fatalf("eval --tagger -o json: %v\n%.300s", err, out)
 	}
-	if r := ev.Sets[0].Report; r.Cases != 190 || r.MacroF1 < 0.6 || len(r.Reliability) == 0 || len(r.Confusion) == 0 {
+	if r := ev.Sets[0].Report; r.Cases != 195 || r.MacroF1 < 0.6 || len(r.Reliability) == 0 || len(r.Confusion) == 0 {
 		t.Errorf("bundled report: %+v", r)
 	}
 	table, _ := mustRun(t, "eval", "--tagger")

@@ -38,12 +38,12 @@ func TestServeWithCurl(t *testing.T) {
 		want string // status code
 		body string // part of the body
 	}{
-		{"own address", []string{base + "/api/status"}, "200", `"cases":190`},
-		{"localhost", []string{"http://localhost:" + port + "/api/status"}, "200", `"cases":190`},
+		{"own address", []string{base + "/api/status"}, "200", `"cases":195`},
+		{"localhost", []string{"http://localhost:" + port + "/api/status"}, "200", `"cases":195`},
 		{"rebinding host", []string{"-H", "Host: attacker.example:" + port, base + "/api/status"}, "403", "Forbidden"},
 		{"rebinding host, page", []string{"-H", "Host: attacker.example", base + "/cases/IL-0395"}, "403", "Forbidden"},
-		{"allowed host", []string{"-H", "Host: incidents.example.internal", base + "/api/status"}, "200", `"cases":190`},
-		{"sql as JSON", []string{"-H", "Content-Type: application/json", "-d", sql, base + "/api/sql"}, "200", `"rows":[[190]]`},
+		{"allowed host", []string{"-H", "Host: incidents.example.internal", base + "/api/status"}, "200", `"cases":195`},
+		{"sql as JSON", []string{"-H", "Content-Type: application/json", "-d", sql, base + "/api/sql"}, "200", `"rows":[[195]]`},
 		{"sql as a form", []string{"-d", "sql=SELECT 1", base + "/api/sql"}, "415", "application/json"},
 		{"sql from another origin", []string{"-H", "Content-Type: application/json", "-H", "Origin: http://attacker.example", "-d", sql, base + "/api/sql"}, "403", "cross-origin"},
 		{"sql page form from another origin", []string{"-H", "Origin: http://attacker.example", "-d", "sql=SELECT 1", base + "/sql"}, "403", "cross-origin"},

@@ -123,7 +123,7 @@ func TestWritersNotStarvedByServe(t *testing.T) {
 		t.Errorf("some kind of request never succeeded: %v", statuses)
 	}
 	// serve shows the last generation written (the batches reuse the
-	// generator's ids, so the case count stays 190+30).
+	// generator's ids, so the case count stays 195+30).
 	var last struct {
 		Generation int64 `json:"generation"`
 		Cases      int   `json:"cases"`
@@ -140,8 +140,8 @@ func TestWritersNotStarvedByServe(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if lastGen == 0 || last.Generation != lastGen || last.Cases != 220 {
-		t.Errorf("serve shows generation %d with %d cases, want generation %d with 220", last.Generation, last.Cases, lastGen)
+	if lastGen == 0 || last.Generation != lastGen || last.Cases != 225 {
+		t.Errorf("serve shows generation %d with %d cases, want generation %d with 225", last.Generation, last.Cases, lastGen)
 	}
 	t.Logf("%d writers, %d waited for serve, longest took %s; client answers: %v", 2*rounds, waited, longest.Round(time.Millisecond), statuses)
 }

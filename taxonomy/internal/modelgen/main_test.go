@@ -38,7 +38,7 @@ func TestShippedModelIsReproducible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if set.Sources[training.SourceBundled] != 190 || set.Sources[training.SourceIccoDev] != 126 {
+	if set.Sources[training.SourceBundled] != 195 || set.Sources[training.SourceIccoDev] != 126 {
 		t.Errorf("training set %v", set.Sources)
 	}
 }
