@@ -34,6 +34,7 @@ type Error struct {
 	Kind  Kind
 	File  string
 	Line  int // 1-based; 0 when not known
+	Col   int // 1-based byte column on Line; 0 when not known
 	Field string
 	Msg   string
 	Hint  string
@@ -46,6 +47,9 @@ func (e *Error) Error() string {
 		b.WriteString(e.File)
 		if e.Line > 0 {
 			fmt.Fprintf(&b, ":%d", e.Line)
+			if e.Col > 0 {
+				fmt.Fprintf(&b, ":%d", e.Col)
+			}
 		}
 		b.WriteString(": ")
 	}
@@ -82,6 +86,13 @@ func Errorf(k Kind, format string, args ...any) *Error {
 func (e *Error) At(file string, line int) *Error {
 	c := *e
 	c.File, c.Line = file, line
+	return &c
+}
+
+// AtCol returns a copy of e located at file, line and column.
+func (e *Error) AtCol(file string, line, col int) *Error {
+	c := *e
+	c.File, c.Line, c.Col = file, line, col
 	return &c
 }
 

@@ -11,12 +11,16 @@ const SchemaVersion = 1
 // Incident is one case: what happened, when, why, and how it was tagged.
 // The JSON form of this struct is the project's case format (see README).
 type Incident struct {
-	Schema  int    `json:"schema,omitempty"`
-	ID      string `json:"id"`
-	Org     string `json:"org"`
-	Product string `json:"product,omitempty"`
-	Title   string `json:"title"`
-	Summary string `json:"summary,omitempty"`
+	Schema int    `json:"schema,omitempty"`
+	ID     string `json:"id"`
+	// Aliases are other ids the case is known by: the incident library's
+	// (IL-0150), a tool's internal id, an id a duplicate was merged from.
+	// Every lookup accepts them.
+	Aliases []string `json:"aliases,omitempty"`
+	Org     string   `json:"org"`
+	Product string   `json:"product,omitempty"`
+	Title   string   `json:"title"`
+	Summary string   `json:"summary,omitempty"`
 	// Narrative is the body of the postmortem in Markdown or plain text.
 	Narrative string `json:"narrative,omitempty"`
 

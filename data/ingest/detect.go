@@ -78,5 +78,8 @@ func Parse(in Input, format string) (res *Result, err error) {
 			c.Format = p.Name
 		}
 	}
+	if p.Name != csvFormat { // the CSV importer applies the options per row
+		applyOptions(res, in.Opts)
+	}
 	return res, nil
 }

@@ -16,6 +16,13 @@
 //     region and organisation are extracted where stated.
 //   - list: a Markdown list of postmortems, "[Org](url). text" paragraphs
 //     under "## Section" headings.
+//   - csv: a table of incidents, one per row: a PagerDuty, incident.io or
+//     Jira export (a preset chosen from the headers, csv_presets.go), a
+//     table whose headers name case fields, or any table with a Mapping.
+//
+// Plain notes (.md or .txt without front matter) are read as rawtext.
+// Options (LoadWith) carry what files do not say: --org, --id-prefix,
+// --tz and the CSV mapping.
 //
 // Errors are *incident.Error values naming the file, and the line and field
 // where known. A file with one bad case is refused whole. Only regular

@@ -9,6 +9,9 @@ import (
 type Input struct {
 	Name string
 	Data []byte
+	// Opts are the batch's options (organisation, id prefix, zone, CSV
+	// mapping); the zero value imports the file as it stands.
+	Opts Options
 }
 
 // Result is what a parser made of one file.

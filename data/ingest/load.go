@@ -58,7 +58,7 @@ func skippedFor(path string, err error) *Skipped {
 // directory. Files named on the command line are always tried.
 var candidateExts = map[string]bool{
 	".txt": true, ".text": true, ".md": true, ".markdown": true,
-	".json": true, ".jsonl": true, ".ndjson": true,
+	".json": true, ".jsonl": true, ".ndjson": true, ".csv": true, ".tsv": true,
 }
 
 // labelsFile is the planted-cluster labels file that `incidents gen --out`
@@ -144,23 +144,16 @@ func Expand(paths []string) ([]string, []FileResult) {
 // nil, is called after each file. Cancelling ctx stops before the next
 // file; the files not read are left out.
 func Load(ctx context.Context, paths []string, format string, progress func(done, total int)) []FileResult {
-	files, out := Expand(paths)
-	for i, f := range files {
-		if ctx.Err() != nil {
-			break
-		}
-		out = append(out, LoadFile(f, format))
-		if progress != nil {
-			progress(i+1, len(files))
-		}
-	}
-	return out
+	return LoadWith(ctx, paths, Options{Format: format}, progress)
 }
 
 // LoadFile reads, checks, parses and validates one file. Only a regular
 // file is read (anything else gives a *Skipped), and never more than
 // MaxFileSize bytes, counted as they are read.
-func LoadFile(path, format string) FileResult {
+func LoadFile(path, format string) FileResult { return LoadFileWith(path, Options{Format: format}) }
+
+// LoadFileWith is LoadFile with the batch's options.
+func LoadFileWith(path string, opts Options) FileResult {
 	name := DisplayName(path)
 	fr := FileResult{Path: name}
 	if name != path {
@@ -183,7 +176,7 @@ func LoadFile(path, format string) FileResult {
 		fr.Err = &incident.Error{Kind: incident.ErrNotFound, File: name, Msg: "cannot read", Err: err}
 		return fr
 	}
-	fr.Result, fr.Err = ParseChecked(Input{Name: name, Data: data}, format)
+	fr.Result, fr.Err = ParseChecked(Input{Name: name, Data: data, Opts: opts}, opts.Format)
 	return fr
 }
 

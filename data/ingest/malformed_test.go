@@ -88,6 +88,20 @@ func TestMalformed(t *testing.T) {
 		{"json_ttd_minutes_string.json", "", incident.ErrType, 5, "ttd.minutes"},
 		{"json_reference_year_string.json", "", incident.ErrType, 5, "references.year"},
 		{"json_start_number.json", "", incident.ErrType, 5, "start"},
+		{"csv_unclosed_quote.csv", "", incident.ErrSyntax, 3, ""},
+		{"csv_bare_quote.csv", "", incident.ErrSyntax, 2, ""},
+		{"csv_ragged_row.csv", "", incident.ErrSyntax, 3, ""},
+		{"csv_unnamed_column.csv", "", incident.ErrSyntax, 1, ""},
+		{"csv_bad_time.csv", "", incident.ErrType, 3, "start"},
+		{"csv_time_without_zone.csv", "", incident.ErrMissing, 2, "start"},
+		{"csv_start_year_1.csv", "", incident.ErrRange, 2, "start"},
+		{"csv_bad_duration.csv", "", incident.ErrType, 2, "ttr_minutes"},
+		{"csv_bad_url.csv", "", incident.ErrInvalid, 2, "source_url"},
+		{"csv_end_before_start.csv", "", incident.ErrRange, 3, "resolved"},
+		{"csv_no_org.csv", "", incident.ErrMissing, 1, "org"},
+		{"csv_no_title.csv", "", incident.ErrMissing, 1, "title"},
+		{"csv_header_only.csv", "", incident.ErrEmpty, 0, ""},
+		{"csv_no_preset.csv", "", incident.ErrUnknownFormat, 1, ""},
 	}
 	dir := filepath.Join("testdata", "malformed")
 	for _, tt := range tests {

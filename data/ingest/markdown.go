@@ -163,7 +163,7 @@ func parseMarkdown(in Input) (*Result, error) {
 // first heading, or the body's first sentence.
 func mdTitle(c *incident.Incident) string {
 	if c.Summary != "" {
-		return titleFrom(c.Summary)
+		return brokeTitle(c.Summary)
 	}
 	for _, l := range splitLines(c.Narrative) {
 		if h := strings.TrimLeft(l, "#"); len(h) < len(l) && strings.HasPrefix(h, " ") && strings.TrimSpace(h) != "" {
@@ -172,7 +172,7 @@ func mdTitle(c *incident.Incident) string {
 	}
 	for _, para := range strings.Split(c.Narrative, "\n\n") {
 		if p := strings.TrimSpace(para); p != "" {
-			return titleFrom(p)
+			return brokeTitle(p)
 		}
 	}
 	return ""

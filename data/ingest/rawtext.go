@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -29,13 +30,16 @@ var incidentWords = []string{
 var strongMarkers = []string{"Incident Report", "Root Cause", "Incident Start", "Incident End", "Postmortem", "Post-mortem", "Post-Incident"}
 
 // detectRawText claims prose that mentions at least two incident words:
-// 55 with a postmortem heading, 30 otherwise, 0 for anything else.
+// 55 with a postmortem heading, 30 otherwise. A plain note (a .md, .txt
+// or .text file without front matter) is claimed with less: 8 words,
+// half of them letters and one incident word give 20. Anything else is 0.
 func detectRawText(in Input) int {
 	b := in.Data[:min(len(in.Data), 64<<10)]
 	for len(b) > 0 && !utf8.Valid(b) { // a cut inside a rune
 		b = b[:len(b)-1]
 	}
 	s := string(b)
+	note := plainNote(in.Name, s)
 	words, letters, total := 0, 0, 0
 	for _, f := range strings.Fields(s) {
 		words++
@@ -46,7 +50,8 @@ func detectRawText(in Input) int {
 			}
 		}
 	}
-	if words < 20 || letters*10 < total*7 {
+	prose := words >= 20 && letters*10 >= total*7
+	if !prose && !(note && words >= 8 && letters*2 >= total) {
 		return 0
 	}
 	lower := strings.ToLower(s)
@@ -56,8 +61,11 @@ func detectRawText(in Input) int {
 			hits++
 		}
 	}
-	if hits < 2 {
+	switch {
+	case hits == 0 || (hits < 2 && !note):
 		return 0
+	case hits < 2 || !prose:
+		return 20
 	}
 	for _, m := range strongMarkers {
 		if strings.Contains(s, m) {
@@ -65,6 +73,15 @@ func detectRawText(in Input) int {
 		}
 	}
 	return 30
+}
+
+// noteExts are the endings of plain notes.
+var noteExts = map[string]bool{".md": true, ".markdown": true, ".txt": true, ".text": true}
+
+// plainNote reports whether a file is a plain note: a note ending and no
+// front matter (a file that opens with "---" is Markdown, closed or not).
+func plainNote(name, s string) bool {
+	return noteExts[strings.ToLower(filepath.Ext(name))] && !strings.HasPrefix(strings.TrimLeft(s, "\ufeff \t\r\n"), "---")
 }
 
 // orgMarkers is the organisation heuristic: an org is named when the text
@@ -126,13 +143,17 @@ var (
 	regionLine    = regexp.MustCompile(`(?im)^\s*Regions?(?:/Zones?)?:\s*([a-z]+-[a-z]+\d?(?:-\d)?[a-z]?)`)
 	regionPattern = regexp.MustCompile(`\b(?:(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-[a-z]+\d|(?:us|eu|ap|sa|ca|me|af|il)-(?:east|west|north|south|central|northeast|southeast|northwest|southwest)-\d)\b`)
 	idLine        = regexp.MustCompile(`(?im)^\s*(?:Incident ID|ID|Case)\s*[:#]\s*([A-Za-z0-9][A-Za-z0-9._:-]{1,60})\s*$`)
-	bulletLine    = regexp.MustCompile(`^\s*(?:•|\*|-|·)\s+(.+)$`)
+	bulletLine    = regexp.MustCompile(`^\s*(?:•|\*|-|·|\d{1,2}[.)])\s+(.+)$`)
+	// mdHeading is a Markdown heading ("## Root cause") or a line that is
+	// all bold ("**Impact**"), as plain notes write section titles.
+	mdHeading = regexp.MustCompile(`^(?:#{1,6}\s+(.+?)\s*#*|\*\*([^*]{1,60})\*\*:?)$`)
 )
 
 // rawSection is a heading line ("Root Cause:") and the paragraphs below it.
 type rawSection struct {
-	heading string
-	paras   []string
+	heading  string
+	markdown bool // a "#" heading
+	paras    []string
 }
 
 // rawSections splits text at heading lines: short lines ending in ':'.
@@ -151,6 +172,10 @@ func rawSections(lines []string) []rawSection {
 		switch {
 		case t == "":
 			flush()
+		case mdHeading.MatchString(t):
+			flush()
+			m := mdHeading.FindStringSubmatch(t)
+			secs = append(secs, rawSection{heading: strings.TrimSuffix(strings.TrimSpace(m[1]+m[2]), ":"), markdown: strings.HasPrefix(t, "#")})
 		case bulletLine.MatchString(t):
 			flush()
 			para = append(para, t)
@@ -182,14 +207,18 @@ func parseRawText(in Input) (*Result, error) {
 	c := &incident.Incident{Narrative: strings.TrimSpace(text), Format: "rawtext", SourceFile: in.Name}
 	var org, orgSlug string
 	c.Org, orgSlug = guessOrg(text)
+	orgFrom := ""
+	if in.Opts.Org != "" {
+		c.Org, orgSlug, orgFrom = in.Opts.Org, slugOf(in.Opts.Org), " (--org)"
+	}
 	org = c.Org
 	var bullets []string
 	for _, s := range secs {
 		h := strings.ToLower(s.heading)
 		switch {
-		case h == "summary" && c.Summary == "" && len(s.paras) > 0:
+		case (h == "summary" || h == "incident summary" || h == "overview") && c.Summary == "" && len(s.paras) > 0:
 			c.Summary = s.paras[0]
-		case h == "root cause" && c.RootCause == "" && len(s.paras) > 0:
+		case (h == "root cause" || h == "root causes" || h == "cause") && c.RootCause == "" && len(s.paras) > 0:
 			c.RootCause = strings.Join(s.paras, "\n\n")
 		case strings.Contains(h, "remediation") || strings.Contains(h, "prevention") || strings.Contains(h, "action"):
 			for _, p := range s.paras {
@@ -201,6 +230,9 @@ func parseRawText(in Input) (*Result, error) {
 	}
 	c.ActionItems = bullets
 	c.Title = rawTitle(c.Summary, secs)
+	if h := noteTitle(secs); h != "" {
+		c.Title = h
+	}
 	if c.Title == "" {
 		return nil, inputError(incident.ErrMissing, in.Name, 0, "no sentence to take a title from").WithField("title")
 	}
@@ -230,7 +262,7 @@ func parseRawText(in Input) (*Result, error) {
 	if c.Region != "" {
 		note += "; region " + c.Region
 	}
-	note += "; org " + org
+	note += "; org " + org + orgFrom
 	if org == "unknown" {
 		note += " (not named in text)"
 	}
@@ -241,16 +273,33 @@ func parseRawText(in Input) (*Result, error) {
 	return &Result{Incidents: []*incident.Incident{c}, Notes: notes, Lines: []int{1}}, nil
 }
 
-// rawTitle is the first sentence of the Summary section, else of the first
-// paragraph long enough to be prose, trimmed to maxTitle.
+// noteTitle is the text of a note's first heading when it is a "#"
+// heading of at least three words that opens the text and is not a
+// generic one ("Incident Report").
+func noteTitle(secs []rawSection) string {
+	if len(secs) < 2 || len(secs[0].paras) > 0 || !secs[1].markdown {
+		return ""
+	}
+	h := secs[1].heading
+	if len(strings.Fields(h)) < 3 || genericHeading[strings.ToLower(h)] {
+		return ""
+	}
+	return shorten(h, maxTitle)
+}
+
+var genericHeading = map[string]bool{"incident report": true, "post-incident review": true, "incident postmortem": true, "mini incident report": true}
+
+// rawTitle is the first sentence of the Summary section that says what
+// broke (brokeTitle), else of the first paragraph long enough to be prose,
+// trimmed to maxTitle.
 func rawTitle(summary string, secs []rawSection) string {
 	if summary != "" {
-		return titleFrom(summary)
+		return brokeTitle(summary)
 	}
 	for _, s := range secs {
 		for _, p := range s.paras {
 			if len(p) >= 40 && strings.Count(p, " ") >= 5 {
-				return titleFrom(p)
+				return brokeTitle(p)
 			}
 		}
 	}

@@ -190,3 +190,156 @@ func categoryTags(cats []string) []incident.Tag {
 func inputError(kind incident.Kind, name string, line int, format string, args ...any) *incident.Error {
 	return incident.Errorf(kind, format, args...).At(name, line)
 }
+
+// brokeTitle makes a title from running text: the first of its opening
+// sentences that says what broke (brokeWords), else the first that is not
+// an apology or a preamble, without a leading statement of when it
+// happened ("On Tuesday, 14 June 2022, at approximately 06:00 US/Pacific,").
+func brokeTitle(s string) string {
+	pick := ""
+	for _, x := range sentences(s, 4) {
+		if preamble(x) {
+			continue
+		}
+		if pick == "" {
+			pick = x
+		}
+		if saysWhatBroke(x) {
+			pick = x
+			break
+		}
+	}
+	if pick == "" {
+		return titleFrom(s)
+	}
+	t := upperFirst(stripLeadingWhen(strings.TrimSuffix(pick, ".")))
+	if len(strings.Fields(t)) < 3 {
+		t = strings.TrimSuffix(pick, ".")
+	}
+	return shorten(t, maxTitle)
+}
+
+// sentences returns up to n sentences of s (firstSentence, in turn).
+func sentences(s string, n int) []string {
+	rest := strings.Join(strings.Fields(s), " ")
+	var out []string
+	for len(out) < n && rest != "" {
+		f := firstSentence(rest)
+		out = append(out, f)
+		rest = strings.TrimSpace(rest[len(f):])
+	}
+	return out
+}
+
+// brokeWords say that something failed.
+var brokeWords = []string{"fail", "error", "outage", "broke", "down", "unavailable", "degrad", "delay", "latenc",
+	"timeout", "timed out", "lost", "loss", "disrupt", "interrupt", "slow", "stall", "crash", "could not",
+	"couldn't", "unable", "inaccessible", "elevated", "impact", "declined", "refused", "corrupt", "leak",
+	"expired", "overload", "5xx", "502", "503", "500"}
+
+func saysWhatBroke(s string) bool {
+	l := strings.ToLower(s)
+	for _, w := range brokeWords {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// preamble reports apologies and boilerplate that open many postmortems.
+func preamble(s string) bool {
+	l := strings.ToLower(s)
+	for _, p := range []string{"we apologi", "we sincerely", "to our customers", "this is a ", "we would like", "please note",
+		"thank", "we are sorry", "sorry", "we want to", "the following is", "this document", "this post"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// whenWords may stand in a leading statement of time besides dates,
+// clocks and zones.
+var whenWords = map[string]bool{"on": true, "at": true, "around": true, "about": true, "approximately": true, "approx": true,
+	"between": true, "and": true, "to": true, "from": true, "until": true, "starting": true, "beginning": true, "since": true,
+	"of": true, "the": false, "early": true, "late": true, "morning": true, "afternoon": true, "evening": true, "night": true,
+	"utc": true, "gmt": true, "am": true, "pm": true, "a.m": true, "p.m": true, "-": true, "–": true, "(all": true, "times": true}
+
+// stripLeadingWhen drops a leading statement of when ("On 2023-07-20
+// between 12:17 and 12:30 UTC", "At 09:17 PDT,") when it holds a date or a
+// clock time; anything else is returned as it is.
+func stripLeadingWhen(s string) string {
+	words := strings.Fields(s)
+	sawTime := false
+	for i, w := range words {
+		k := strings.ToLower(strings.Trim(w, ",;()"))
+		switch {
+		case whenWords[k]:
+		case isClockOrDate(k):
+			sawTime = true
+		case monthWord(k):
+		case weekday(k):
+		case zoneWord(w):
+		default:
+			if sawTime {
+				return strings.Join(words[i:], " ")
+			}
+			return s
+		}
+	}
+	return s
+}
+
+func isClockOrDate(k string) bool {
+	k = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(k, "st"), "nd"), "rd"), "th")
+	if k == "" {
+		return false
+	}
+	digits := 0
+	for _, r := range k {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == ':' || r == '-' || r == '/' || r == '.':
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}
+
+func monthWord(k string) bool {
+	k = strings.TrimSuffix(k, ".")
+	for _, m := range []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"} {
+		if k == m || k == m[:3] || (m == "september" && k == "sept") {
+			return true
+		}
+	}
+	return false
+}
+
+func weekday(k string) bool {
+	for _, d := range []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"} {
+		if k == d || (len(k) >= 3 && strings.HasPrefix(d, k)) {
+			return true
+		}
+	}
+	return false
+}
+
+// zoneWord is a zone name written after a clock ("US/Pacific", "PDT").
+func zoneWord(w string) bool {
+	w = strings.Trim(w, ",;()")
+	_, ok := zoneLocation(w)
+	return ok && (strings.Contains(w, "/") || strings.ToUpper(w) == w)
+}
+
+// upperFirst capitalises the first letter.
+func upperFirst(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[size:]
+}

@@ -21,13 +21,15 @@ func newIngestCmd(app *App) *cobra.Command {
 		keepGoing bool
 		verbose   bool
 		bundled   bool
+		of        ingest.OptionsFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "ingest [PATHS...]",
 		Short: "Import postmortems into the database",
 		Long: `ingest reads case files (case JSON, incident-library case pages, Markdown
-postmortems with front matter, raw postmortem text, and postmortem lists)
-from files and directories, or the bundled corpus with --bundled, and
+postmortems with front matter, raw postmortem text and plain notes,
+postmortem lists, and CSV exports of PagerDuty, incident.io and Jira or any
+table with --map) from files and directories, or the bundled corpus with --bundled, and
 stores them in one transaction.
 
 Re-importing identical content changes nothing and writes nothing;
@@ -43,15 +45,28 @@ summary of the corpus goes to stdout.`,
   incidents ingest ../shared/corpora/icco-postmortems
   incidents ingest --format casepage ../shared/seeds/000_11d8ea0186502f86.txt
   incidents ingest --keep-going notes/*.md
+  incidents ingest --org Acme incidents.csv            # a PagerDuty, incident.io or Jira export
+  incidents ingest --org Acme --tz Europe/Berlin jira.csv
+  incidents ingest --org Acme --map title=Summary,start=Opened,resolved=Closed mine.csv
   incidents show IL-0395 -o json > c.json && incidents ingest c.json`,
 	}
 	cmd.Flags().StringVar(&format, "format", "", "input format (default: detect per file): "+strings.Join(ingest.Formats(), ", "))
 	cmd.Flags().BoolVar(&keepGoing, "keep-going", false, "import the good files and list the bad ones instead of stopping")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, fmt.Sprintf("report every file and its notes (the default does so for up to %d files)", perFileReportMax))
 	cmd.Flags().BoolVar(&bundled, "bundled", false, "import the corpus bundled with the program")
+	cmd.Flags().StringVar(&of.Org, "org", "", "organisation of the cases whose files name none (CSV exports, raw text)")
+	cmd.Flags().StringVar(&of.IDPrefix, "id-prefix", "", "put this in front of every imported case id (e.g. acme-)")
+	cmd.Flags().StringVar(&of.TimeZone, "tz", "", "zone of times written without an offset (Jira exports), e.g. Europe/Berlin")
+	cmd.Flags().StringArrayVar(&of.Maps, "map", nil, "CSV columns onto case fields: title=Summary,start=created_on (repeatable; A|B tries A, then B)")
+	cmd.Flags().StringVar(&of.MappingFile, "mapping", "", "a YAML mapping file for CSV columns (preset, org, id_prefix, time_zone, date_format, columns)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if !bundled && len(args) == 0 {
 			return usagef("give files or directories to import, or --bundled (see 'incidents ingest --help')")
+		}
+		of.Format = format
+		opts, err := ingest.NewOptions(of)
+		if err != nil {
+			return usageIfInvalid(err)
 		}
 		ctx := cmd.Context()
 		if ctx == nil {
@@ -67,7 +82,7 @@ summary of the corpus goes to stdout.`,
 			results = append(results, r...)
 		}
 		if len(args) > 0 {
-			results = append(results, ingest.Load(ctx, args, format, progressFor(app.Stderr, "reading"))...)
+			results = append(results, ingest.LoadWith(ctx, args, opts, progressFor(app.Stderr, "reading"))...)
 		}
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("ingest interrupted while reading; nothing was written: %w", err)
@@ -75,7 +90,7 @@ summary of the corpus goes to stdout.`,
 		results = reportSkipped(app, results)
 		if len(results) == 0 {
 			return &incident.Error{Kind: incident.ErrEmpty, File: strings.Join(args, " "), Msg: "no case files found",
-				Hint: "ingest reads regular .json, .jsonl, .ndjson, .md, .markdown, .txt and .text files; name a file directly to try any other"}
+				Hint: "ingest reads regular .json, .jsonl, .ndjson, .md, .markdown, .txt, .text, .csv and .tsv files; name a file directly to try any other"}
 		}
 		return runIngest(ctx, app, results, keepGoing, verbose || len(results) <= perFileReportMax, runSource(bundled, args), started)
 	}

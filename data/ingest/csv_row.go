@@ -1,0 +1,383 @@
+package ingest
+
+import (
+	"encoding/csv"
+	"strconv"
+	"strings"
+	"time"
+
+	"incidents/data/incident"
+	"incidents/taxonomy"
+)
+
+// csvRow is one record being turned into a case.
+type csvRow struct {
+	p    *csvPlan
+	r    *csv.Reader
+	rec  []string
+	line int
+	loc  *time.Location // the row's zone for times written without one
+	zone string
+}
+
+// cell is one non-empty cell of a field's columns.
+type cell struct {
+	col int
+	val string
+}
+
+// cells returns the non-empty cells of field's columns in candidate
+// order: every one for list fields, the first for the others.
+func (w *csvRow) cells(field string) []cell {
+	var out []cell
+	k := csvFields[field]
+	all := k == kindList || k == kindLines || k == kindURLs || k == kindAlias
+	got := "" // the header of the first cell found: columns of one name (Jira's Component/s) are one candidate
+	for _, i := range w.p.fields[field] {
+		h := normHeader(w.p.names[i])
+		if !all && got != "" && h != got {
+			break
+		}
+		v := strings.TrimSpace(w.rec[i])
+		if v == "" {
+			continue
+		}
+		out = append(out, cell{i, v})
+		if got == "" {
+			got = h
+		}
+	}
+	return out
+}
+
+func (w *csvRow) first(field string) (cell, bool) {
+	c := w.cells(field)
+	if len(c) == 0 {
+		return cell{}, false
+	}
+	return c[0], true
+}
+
+func (w *csvRow) text(field string) string {
+	c, _ := w.first(field)
+	return c.val
+}
+
+// cellError locates an error at a cell: line and column of the file,
+// and the column's header as the field.
+func (w *csvRow) cellError(kind incident.Kind, c cell, hint, format string, args ...any) *incident.Error {
+	line, col := w.r.FieldPos(c.col)
+	return incident.Errorf(kind, format, args...).AtCol(w.p.name, line, col).WithField(w.p.names[c.col]).WithHint(hint)
+}
+
+// row turns one record into a case.
+func (p *csvPlan) row(r *csv.Reader, rec []string, line int) (*incident.Incident, error) {
+	w := &csvRow{p: p, r: r, rec: rec, line: line, loc: p.loc, zone: p.zone}
+	c := &incident.Incident{Format: csvFormat, SourceFile: p.name}
+	if z, ok := w.first("time_zone"); ok {
+		loc, found := zoneLocation(z.val)
+		if !found {
+			return nil, w.cellError(incident.ErrInvalid, z, "use an IANA zone such as Europe/Berlin, or UTC", "unknown time zone %q", z.val)
+		}
+		w.loc, w.zone = loc, z.val
+		c.TimeZone = z.val
+	}
+	for field, dst := range map[string]*string{
+		"org": &c.Org, "product": &c.Product, "summary": &c.Summary, "narrative": &c.Narrative,
+		"severity": &c.Severity, "scope": &c.Scope, "users_affected": &c.UsersAffected, "region": &c.Region,
+		"symptoms": &c.Symptoms, "trigger": &c.Trigger, "detection": &c.Detection,
+	} {
+		*dst = w.text(field)
+	}
+	if c.Org == "" {
+		c.Org = p.org
+	}
+	w.title(c)
+	w.rootCause(c)
+	if err := w.times(c); err != nil {
+		return nil, err
+	}
+	if err := w.durations(c); err != nil {
+		return nil, err
+	}
+	w.id(c)
+	if err := w.lists(c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// title is the title cell's first line; a cell of several lines is also
+// the narrative when no column gives one (PagerDuty descriptions that
+// came from e-mail).
+func (w *csvRow) title(c *incident.Incident) {
+	t := w.text("title")
+	first, rest, multi := strings.Cut(t, "\n")
+	if multi && strings.TrimSpace(rest) != "" && c.Narrative == "" {
+		c.Narrative = t
+	}
+	c.Title = shorten(strings.TrimSpace(first), 300)
+}
+
+// rootCause keeps the cell as text, except a cell that is exactly a
+// root-cause term id of the vocabulary ("software-defect/race-condition",
+// as incidents list -o csv writes it): that becomes an imported tag.
+func (w *csvRow) rootCause(c *incident.Incident) {
+	rc := w.text("root_cause")
+	if rc == "" {
+		return
+	}
+	if taxonomy.Default().HasTerm(incident.RootCause, rc) {
+		c.Tags = append(c.Tags, incident.Tag{Facet: incident.RootCause, Term: rc, Origin: incident.Imported})
+		return
+	}
+	c.RootCause = rc
+}
+
+// id is the id cell (lower-cased by some presets) behind the prefix, or
+// one derived from the organisation, the date and the row's content.
+func (w *csvRow) id(c *incident.Incident) {
+	id := w.text("id")
+	if w.p.preset.LowerID {
+		id = strings.ToLower(id)
+	}
+	id = strings.Trim(idUnsafe.ReplaceAllString(id, "-"), "-._:")
+	if id == "" {
+		id = slugOf(c.Org)
+		if c.Date != "" {
+			id += "-" + c.Date
+		}
+		id += "-" + shortHash([]byte(strings.Join(w.rec, "\x1f")), 8)
+	}
+	if w.p.prefix != "" && !strings.HasPrefix(id, w.p.prefix) {
+		id = w.p.prefix + id
+	}
+	if len(id) > incident.MaxIDLen {
+		id = id[:incident.MaxIDLen]
+	}
+	c.ID = id
+}
+
+// zonedLayouts are the layouts with an offset that exports write besides
+// RFC 3339; zoneless are read in the row's zone.
+var (
+	zonedLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04Z07:00",
+		"2006-01-02 15:04:05 -07:00", "2006-01-02 15:04 -07:00", "2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 MST"}
+	zonelessLayouts = []string{"2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04"}
+)
+
+const timeHint = "write times as RFC 3339 with their offset (2024-03-09T23:52:14-05:00), or give the layout in a mapping file (date_format)"
+
+// parseTime reads a time cell.
+func (w *csvRow) parseTime(c cell) (time.Time, error) {
+	plausible := func(t time.Time) (time.Time, error) {
+		if now := time.Now(); !incident.Plausible(t, now) {
+			return time.Time{}, w.cellError(incident.ErrRange, c, incident.PlausibleHint(now), "%s is not a plausible incident time", c.val)
+		}
+		return t, nil
+	}
+	for _, l := range zonedLayouts {
+		if t, err := time.Parse(l, c.val); err == nil {
+			return plausible(t)
+		}
+	}
+	for _, l := range append(append([]string{}, zonelessLayouts...), w.p.layouts...) {
+		if _, err := time.Parse(l, c.val); err != nil {
+			continue
+		}
+		if w.loc == nil {
+			return time.Time{}, w.cellError(incident.ErrMissing, c, "pass --tz ZONE (the zone the export was written in, e.g. --tz Europe/Berlin)",
+				"%q is written without a time zone", c.val)
+		}
+		t, _ := time.ParseInLocation(l, c.val, w.loc)
+		return plausible(t)
+	}
+	if _, ok := parseDateCell(c.val); ok {
+		return time.Time{}, w.cellError(incident.ErrType, c, "map a column of dates to the field date, and times to start, detected, mitigated or resolved",
+			"%q is a date, not a time", c.val)
+	}
+	return time.Time{}, w.cellError(incident.ErrType, c, timeHint, "%q is not a time", c.val)
+}
+
+// parseDateCell reads YYYY-MM-DD, YYYY-MM or YYYY.
+func parseDateCell(s string) (string, bool) {
+	for _, l := range []string{"2006-01-02", "2006-01", "2006"} {
+		if _, err := time.Parse(l, s); err == nil {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// times reads date, start, detected, mitigated and resolved. A detection
+// time read from the same column as the start is no detection time (TTD
+// would be a false zero): it is left unknown.
+func (w *csvRow) times(c *incident.Incident) error {
+	if d, ok := w.first("date"); ok {
+		v, valid := parseDateCell(d.val)
+		if !valid {
+			if t, err := w.parseTime(d); err == nil {
+				v = t.Format("2006-01-02")
+			} else {
+				return w.cellError(incident.ErrType, d, "write dates as YYYY-MM-DD, YYYY-MM or YYYY", "%q is not a date", d.val)
+			}
+		}
+		c.Date = v
+	}
+	cols := map[string]int{}
+	for _, f := range []struct {
+		field string
+		dst   **time.Time
+	}{{"start", &c.Start}, {"detected", &c.Detected}, {"mitigated", &c.Mitigated}, {"resolved", &c.Resolved}} {
+		field, dst := f.field, f.dst
+		ce, ok := w.first(field)
+		if !ok {
+			continue
+		}
+		t, err := w.parseTime(ce)
+		if err != nil {
+			return err
+		}
+		*dst = &t
+		cols[field] = ce.col
+	}
+	if c.Start != nil && c.Detected != nil && cols["start"] == cols["detected"] {
+		c.Detected = nil
+	}
+	if c.Date == "" && c.Start != nil {
+		c.Date = c.Start.Format("2006-01-02")
+	}
+	if c.TimeZone == "" && c.Start != nil && w.zone != "" && !hasOffsetCell(w.rec[cols["start"]]) {
+		c.TimeZone = w.zone
+	}
+	return nil
+}
+
+// hasOffsetCell reports whether a time cell states its own offset.
+func hasOffsetCell(s string) bool {
+	for _, l := range zonedLayouts {
+		if _, err := time.Parse(l, strings.TrimSpace(s)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// durations reads stated TTD/TTR (minutes or seconds), else derives them
+// from the times.
+func (w *csvRow) durations(c *incident.Incident) error {
+	for _, d := range []struct {
+		field string
+		scale float64
+		dst   **incident.Duration
+	}{{"ttd_minutes", 1, &c.TTD}, {"ttd_seconds", 60, &c.TTD}, {"ttr_minutes", 1, &c.TTR}, {"ttr_seconds", 60, &c.TTR}} {
+		ce, ok := w.first(d.field)
+		if !ok || *d.dst != nil {
+			continue
+		}
+		v, err := strconv.ParseFloat(strings.ReplaceAll(ce.val, ",", ""), 64)
+		if err != nil || v < 0 || v != v {
+			return w.cellError(incident.ErrType, ce, "write a number of "+strings.TrimPrefix(d.field[3:], "_")+" of 0 or more; leave the cell empty when unknown",
+				"%q is not a duration", ce.val)
+		}
+		*d.dst = incident.Minutes(v / d.scale)
+	}
+	if c.TTD == nil {
+		if d, err := incident.Between(c.Start, c.Detected); err == nil && d != nil {
+			c.TTD = d
+		}
+	}
+	if c.TTR == nil {
+		if d, err := incident.Between(c.Start, c.Resolved); err == nil && d != nil {
+			c.TTR = d
+		}
+	}
+	return nil
+}
+
+// lists reads categories, keywords, services, line lists and URLs.
+func (w *csvRow) lists(c *incident.Incident) error {
+	for _, ce := range w.cells("categories") {
+		c.Categories = appendNew(c.Categories, splitList(ce.val)...)
+	}
+	for _, ce := range w.cells("keywords") {
+		c.Keywords = appendNew(c.Keywords, splitList(ce.val)...)
+	}
+	var services []string
+	for _, ce := range w.cells("services") {
+		services = appendNew(services, splitList(ce.val)...)
+	}
+	if len(services) > 0 {
+		if c.Product == "" {
+			c.Product, services = services[0], services[1:]
+		}
+		c.Keywords = appendNew(c.Keywords, services...)
+	}
+	for field, dst := range map[string]*[]string{"remediation": &c.Remediation, "action_items": &c.ActionItems, "lessons": &c.Lessons} {
+		for _, ce := range w.cells(field) {
+			*dst = append(*dst, splitLinesList(ce.val)...)
+		}
+	}
+	for _, k := range []struct{ field, kind string }{{"source_url", ""}, {"postmortem_url", "postmortem"}, {"tracker_url", "tracker"}} {
+		for _, ce := range w.cells(k.field) {
+			for _, u := range strings.Fields(ce.val) {
+				if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+					return w.cellError(incident.ErrInvalid, ce, "give http(s) addresses separated by spaces", "%q is not a web address", shorten(u, 60))
+				}
+				c.Sources = append(c.Sources, incident.Source{URL: u, Kind: k.kind})
+			}
+		}
+	}
+	for _, ce := range w.cells("alias") {
+		for _, a := range splitList(ce.val) {
+			if a != c.ID {
+				c.Aliases = appendNew(c.Aliases, a)
+			}
+		}
+	}
+	return nil
+}
+
+// splitList splits a cell on ';' when it has one, else on ','.
+func splitList(s string) []string {
+	sep := ","
+	if strings.Contains(s, ";") {
+		sep = ";"
+	}
+	var out []string
+	for _, p := range strings.Split(s, sep) {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// splitLinesList makes one item of each non-empty line, bullets dropped.
+func splitLinesList(s string) []string {
+	var out []string
+	for _, l := range splitLines(s) {
+		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "-*•·"))
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// appendNew appends the items of add that list does not hold yet.
+func appendNew(list []string, add ...string) []string {
+	for _, a := range add {
+		dup := false
+		for _, x := range list {
+			if strings.EqualFold(x, a) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			list = append(list, a)
+		}
+	}
+	return list
+}

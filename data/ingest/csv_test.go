@@ -1,0 +1,315 @@
+package ingest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"incidents/data/incident"
+)
+
+func loadCSV(t *testing.T, file string, opts Options) *Result {
+	t.Helper()
+	fr := LoadFileWith(filepath.Join("testdata", "csv", file), opts)
+	if fr.Err != nil {
+		t.Fatalf("%s: %v", file, fr.Err)
+	}
+	return fr.Result
+}
+
+func byID(res *Result) map[string]*incident.Incident {
+	out := map[string]*incident.Incident{}
+	for _, c := range res.Incidents {
+		out[c.ID] = c
+	}
+	return out
+}
+
+func minutesOf(d *incident.Duration) float64 {
+	if d == nil {
+		return -1
+	}
+	return d.Minutes
+}
+
+// TestCSVPresets imports each fixture through the preset its headers
+// match and checks what each row becomes, including the cases the
+// fixtures exercise: quoted commas, doubled quotes, line breaks in cells,
+// empty optional cells, offsets across a DST change, unicode titles,
+// open and left-out incidents.
+func TestCSVPresets(t *testing.T) {
+	t.Run("pagerduty", func(t *testing.T) {
+		res := loadCSV(t, "pagerduty.csv", Options{Org: "Brightpath"})
+		got := byID(res)
+		if len(got) != 6 || got["pd-4181"] == nil || got["pd-4230"] == nil {
+			t.Fatalf("ids %v", keys(got))
+		}
+		c := got["pd-4181"]
+		if c.Org != "Brightpath" || c.Product != "Checkout API" || c.Severity != "high" ||
+			c.Title != "[FIRING:1] checkout-api p99 latency above 2s, region eu-west" || c.Date != "2024-03-09" {
+			t.Errorf("pd-4181: %+v", c)
+		}
+		// seconds_to_resolve 4346 is PagerDuty's own figure: given, in minutes.
+		if c.TTR == nil || c.TTR.Source != incident.Given || c.TTR.Minutes != 4346.0/60 {
+			t.Errorf("pd-4181 ttr %+v", c.TTR)
+		}
+		// The start time is also the only detection time PagerDuty knows: TTD stays unknown.
+		if c.Detected != nil || c.TTD != nil {
+			t.Errorf("pd-4181: detected %v ttd %v, want unknown", c.Detected, c.TTD)
+		}
+		if len(c.Aliases) != 1 || c.Aliases[0] != "Q1F7ZK2M9XWA4C" {
+			t.Errorf("aliases %v", c.Aliases)
+		}
+		// Across the DST change the offset is the cell's own.
+		if _, off := got["pd-4182"].Start.Zone(); off != -4*3600 {
+			t.Errorf("pd-4182 offset %d", off)
+		}
+		if c := got["pd-4182"]; c.Title != `Disk usage on "search-idx-07" at 96%` {
+			t.Errorf("doubled quotes: %q", c.Title)
+		}
+		if c := got["pd-4190"]; !strings.HasPrefix(c.Title, "Zahlungs-Gateway: Überweisungen hängen") {
+			t.Errorf("unicode title %q", c.Title)
+		}
+		if c := got["pd-4203"]; c.Title != `Email integration: "Nightly export failed"` || !strings.Contains(c.Narrative, "status 137") {
+			t.Errorf("multi-line description: title %q narrative %q", c.Title, c.Narrative)
+		}
+		if c := got["pd-4230"]; c.Resolved != nil || c.TTR != nil {
+			t.Errorf("open incident has resolved %v ttr %v", c.Resolved, c.TTR)
+		}
+		wantNote(t, res, "kept 8 of 23 columns", "unmapped: service_id,", "seconds_to_first_ack", "acknowledged_by_user_names")
+	})
+	t.Run("incidentio", func(t *testing.T) {
+		res := loadCSV(t, "incidentio.csv", Options{Org: "Brightpath", IDPrefix: "bp-"})
+		got := byID(res)
+		if len(got) != 6 || got["bp-inc-311"] == nil {
+			t.Fatalf("ids %v", keys(got))
+		}
+		c := got["bp-inc-311"]
+		if c.Title != "Card payments declined for Dutch customers" || !strings.Contains(c.Summary, `"do not honour"`) ||
+			c.Severity != "Critical" || c.Product != "Payments API" || strings.Join(c.Keywords, "|") != "Checkout" ||
+			strings.Join(c.Categories, "|") != "Payments" {
+			t.Errorf("bp-inc-311: %+v", c)
+		}
+		if c.TTD == nil || c.TTD.Source != incident.Derived || c.Mitigated == nil || len(c.Sources) != 2 {
+			t.Errorf("bp-inc-311: ttd %v mitigated %v sources %v", c.TTD, c.Mitigated, c.Sources)
+		}
+		// No impact start: the start is the report time, and the report time is no detection.
+		if c := got["bp-inc-318"]; c.Start == nil || c.Detected != nil || c.TTD != nil || !strings.Contains(c.Summary, "\nNo data was lost.") {
+			t.Errorf("bp-inc-318: start %v detected %v ttd %v", c.Start, c.Detected, c.TTD)
+		}
+		if c := got["bp-inc-339"]; c.Resolved != nil || c.TTR != nil {
+			t.Errorf("monitoring incident: resolved %v", c.Resolved)
+		}
+		if c := got["bp-inc-327"]; c.Product != "Accounts" || strings.Join(c.Keywords, "|") != "Orders|Payments API" {
+			t.Errorf("services: %q %v", c.Product, c.Keywords)
+		}
+		wantNote(t, res, "unmapped: Accepted At, Incident Lead", "header names are assumed")
+	})
+	t.Run("jira", func(t *testing.T) {
+		res := loadCSV(t, "jira.csv", Options{Org: "Brightpath", TimeZone: "Europe/Berlin"})
+		got := byID(res)
+		if len(got) != 5 || got["ops-1452"] != nil {
+			t.Fatalf("ids %v (OPS-1452 is Won't Do and must be left out)", keys(got))
+		}
+		c := got["ops-1412"]
+		berlin, _ := time.LoadLocation("Europe/Berlin")
+		if want := time.Date(2024, 2, 12, 9, 58, 0, 0, berlin); c.Start == nil || !c.Start.Equal(want) {
+			t.Errorf("impact start %v, want %v", c.Start, want)
+		}
+		if c.Detected == nil || c.TTD == nil || c.TTD.Minutes != 9 || c.TTR == nil || c.TTR.Minutes != 64 {
+			t.Errorf("ops-1412: detected %v ttd %v ttr %v", c.Detected, c.TTD, c.TTR)
+		}
+		if c.Product != "Checkout" || strings.Join(c.Keywords, "|") != "incident|sev1|eu|Tax Service" || c.Severity != "SEV-1" ||
+			!strings.HasPrefix(c.RootCause, "Deploy changed VAT rounding") || !strings.Contains(c.Narrative, "h2. Timeline") ||
+			len(c.Sources) != 1 || c.Sources[0].Kind != "postmortem" || c.Aliases[0] != "10412" {
+			t.Errorf("ops-1412: %+v", c)
+		}
+		if c := got["ops-1460"]; c.Resolved != nil || c.TTR != nil {
+			t.Errorf("in-progress issue resolved %v", c.Resolved)
+		}
+		wantNote(t, res, "left out 1 row (resolved as duplicate or won't do): OPS-1452", "unmapped: Issue Type, Status")
+	})
+	t.Run("jira without --tz", func(t *testing.T) {
+		fr := LoadFileWith(filepath.Join("testdata", "csv", "jira.csv"), Options{Org: "Brightpath"})
+		checkLocated(t, fr.Err, filepath.Join("testdata", "csv", "jira.csv"), incident.ErrMissing, 9, "Custom field (Impact Start)")
+		if !strings.Contains(fr.Err.Error(), "--tz") {
+			t.Errorf("the error must name --tz: %v", fr.Err)
+		}
+	})
+	t.Run("native", func(t *testing.T) {
+		res := loadCSV(t, "native.csv", Options{})
+		got := byID(res)
+		if len(got) != 6 {
+			t.Fatalf("ids %v", keys(got))
+		}
+		c := got["acme-2024-05-06"]
+		if c.Org != "Acme Cloud" || minutesOf(c.TTD) != 3 || c.TTD.Source != incident.Given || minutesOf(c.TTR) != 53 ||
+			strings.Join(c.Remediation, "|") != "Rate-limited sidecar retries|Added two resolver nodes" ||
+			strings.Join(c.ActionItems, "|") != "Backoff with jitter in the sidecar|Alert on resolver queue depth" ||
+			strings.Join(c.Keywords, "|") != "dns|retries" || c.TimeZone != "US/Eastern" || c.RootCause == "" {
+			t.Errorf("acme-2024-05-06: %+v", c)
+		}
+		if c := got["acme-2024-04"]; c.Date != "2024-04" || c.Start != nil || !strings.HasPrefix(c.Title, "Kundendaten-Export") {
+			t.Errorf("bare month: %+v", c)
+		}
+		if c := got["acme-2024-02-29"]; strings.Join(c.Keywords, "|") != "leap year|certificates" || len(c.Sources) != 1 {
+			t.Errorf("acme-2024-02-29: %v %v", c.Keywords, c.Sources)
+		}
+		wantNote(t, res, "native preset", "kept 24 of 24 columns")
+	})
+}
+
+func keys(m map[string]*incident.Incident) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func wantNote(t *testing.T, res *Result, parts ...string) {
+	t.Helper()
+	all := strings.Join(res.Notes, "\n")
+	for _, p := range parts {
+		if !strings.Contains(all, p) {
+			t.Errorf("notes lack %q:\n%s", p, all)
+		}
+	}
+}
+
+// TestCSVMapping maps a table no preset knows, by --map and by a mapping
+// file, and checks that a mapping naming a missing column is refused.
+func TestCSVMapping(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mine.csv")
+	body := "Ticket;Headline;Opened;Closed;Team;Cause\n" +
+		"T-7;Payments API returned 502s;2024-05-01 10:00;2024-05-01 10:45;Payments;Expired certificate on the gateway\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fr := LoadFile(path, ""); incident.KindOf(fr.Err) != incident.ErrUnknownFormat || !strings.Contains(fr.Err.Error(), "--map") {
+		t.Fatalf("no preset and no mapping: %v", fr.Err)
+	}
+	m, err := ParseMapSpec("id=Ticket,title=Headline,start=Opened,resolved=Closed|Ended,product=Team,root_cause=Cause")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := NewOptions(OptionsFlags{Org: "Acme", TimeZone: "Europe/Paris", Maps: []string{m.String()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := LoadFileWith(path, opts)
+	if fr.Err != nil {
+		t.Fatal(fr.Err)
+	}
+	c := fr.Result.Incidents[0]
+	if c.ID != "T-7" || c.Title != "Payments API returned 502s" || c.Org != "Acme" || c.Product != "Payments" ||
+		minutesOf(c.TTR) != 45 || c.TimeZone != "Europe/Paris" || c.RootCause != "Expired certificate on the gateway" {
+		t.Errorf("mapped case: %+v", c)
+	}
+	wantNote(t, fr.Result, "mapping preset", "kept 6 of 6 columns")
+
+	mapFile := filepath.Join(dir, "map.yaml")
+	yaml := "org: Acme\nid_prefix: acme-\ntime_zone: UTC\ncolumns:\n  id: Ticket\n  title: Headline\n  start: Opened\n  resolved: [Closed]\n"
+	if err := os.WriteFile(mapFile, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts, err = NewOptions(OptionsFlags{MappingFile: mapFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr = LoadFileWith(path, opts)
+	if fr.Err != nil {
+		t.Fatal(fr.Err)
+	}
+	if c := fr.Result.Incidents[0]; c.ID != "acme-T-7" || c.Org != "Acme" || c.Start.Location().String() != "UTC" {
+		t.Errorf("mapping file: %+v", c)
+	}
+	wantNote(t, fr.Result, "unmapped: Team, Cause")
+
+	// A column the file lacks, an unknown field, a bad mapping file.
+	opts, _ = NewOptions(OptionsFlags{Org: "Acme", Maps: []string{"title=Headlin"}})
+	checkLocated(t, LoadFileWith(path, opts).Err, path, incident.ErrMissing, 1, "title")
+	if _, err := ParseMapSpec("titel=Headline"); incident.KindOf(err) != incident.ErrInvalid || !strings.Contains(err.Error(), "unknown field") {
+		t.Errorf("unknown field: %v", err)
+	}
+	if _, err := ParseMapSpec("title"); incident.KindOf(err) != incident.ErrInvalid {
+		t.Errorf("no '=': %v", err)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("columns:\n  title: Headline\n  start: {a: b}\n"), 0o644)
+	if _, err := NewOptions(OptionsFlags{MappingFile: bad}); incident.KindOf(err) != incident.ErrInvalid || !strings.Contains(err.Error(), "bad.yaml:3") {
+		t.Errorf("bad mapping file: %v", err)
+	}
+	os.WriteFile(bad, []byte("colums:\n  title: Headline\n"), 0o644)
+	if _, err := NewOptions(OptionsFlags{MappingFile: bad}); err == nil || !strings.Contains(err.Error(), "bad.yaml") {
+		t.Errorf("unknown key: %v", err)
+	}
+	if _, err := NewOptions(OptionsFlags{TimeZone: "Mars/Olympus"}); incident.KindOf(err) != incident.ErrInvalid {
+		t.Errorf("bad zone: %v", err)
+	}
+	if _, err := NewOptions(OptionsFlags{Format: "json", Maps: []string{"title=x"}}); incident.KindOf(err) != incident.ErrInvalid {
+		t.Errorf("--map with --format json: %v", err)
+	}
+}
+
+// TestCSVListRoundTrip reads back what `incidents list -o csv` writes:
+// the root_cause column holds a term id there, which becomes a tag.
+func TestCSVListRoundTrip(t *testing.T) {
+	in := Input{Name: "cases.csv", Data: []byte("id,date,org,ttd_minutes,ttr_minutes,root_cause,title\n" +
+		"IL-0395,2017-04-05,Google Cloud,9,22,software-defect,One line\n" +
+		"x-2,2020-01-02,Example Org,,,A cable was cut,Two\n")}
+	res, err := ParseChecked(in, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := res.Incidents[0], res.Incidents[1]
+	if a.RootCause != "" || len(a.Tags) != 1 || a.Tags[0].Term != "software-defect" || a.Tags[0].Origin != incident.Imported ||
+		minutesOf(a.TTD) != 9 || a.Format != "csv" {
+		t.Errorf("term id: %+v", a)
+	}
+	if b.RootCause != "A cable was cut" || len(b.Tags) != 0 || b.TTD != nil {
+		t.Errorf("text: %+v", b)
+	}
+}
+
+// TestCSVShapes covers delimiters, a byte order mark, CRLF, blank lines,
+// repeated headers and detection without the .csv ending.
+func TestCSVShapes(t *testing.T) {
+	body := "\xef\xbb\xbfid;title;org;keywords;keywords\r\nx-1;Queue stalled;Example Org;queue;retries\r\n\r\nx-2;\"Disk; full\";Example Org;;\r\n"
+	res, err := ParseChecked(Input{Name: "t.csv", Data: []byte(body)}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Incidents) != 2 || res.Incidents[1].Title != "Disk; full" || strings.Join(res.Incidents[0].Keywords, "|") != "queue|retries" ||
+		res.Lines[1] != 4 {
+		t.Errorf("semicolons: %+v lines %v", res.Incidents, res.Lines)
+	}
+	tab := "id\ttitle\torg\tstart\nx-1\tQueue stalled\tExample Org\t2024-01-01T10:00:00+01:00\n"
+	if p, err := Detect(Input{Name: "export", Data: []byte(tab)}); err != nil || p.Name != "csv" {
+		t.Errorf("tab-separated without an ending: %v %v", p.Name, err)
+	}
+	if p, err := Detect(Input{Name: "notes.txt", Data: []byte("a,b\n1,2\n")}); err == nil && p.Name == "csv" {
+		t.Errorf("a two-column .txt that names no field is not a case table")
+	}
+}
+
+func FuzzCSV(f *testing.F) {
+	for _, n := range []string{"pagerduty", "incidentio", "jira", "native"} {
+		if b, err := os.ReadFile(filepath.Join("testdata", "csv", n+".csv")); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("id,title,org,start,resolved,ttr_minutes\nx,\"a\"\"b\",o,2020-01-01T00:00:00Z,2020-01-01T01:00:00Z,5\n"))
+	f.Add([]byte("Summary,Issue key,Created\n\"x\ny\",K-1,1/Jan/24 1:00 PM\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, opts := range []Options{{}, {Org: "O", TimeZone: "UTC", IDPrefix: "p-"}} {
+			in := Input{Name: "fuzz.csv", Data: data, Opts: opts}
+			detectCSV(in)
+			res, err := parseCSV(in)
+			checkContract(t, res, err)
+		}
+	})
+}

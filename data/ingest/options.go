@@ -1,0 +1,150 @@
+package ingest
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"incidents/data/incident"
+)
+
+// Options are what the user says about a batch that the files themselves
+// do not: the format to force, the organisation of cases whose source
+// names none, a prefix for their ids, the zone of times written without
+// one, and how CSV columns map onto case fields.
+type Options struct {
+	// Format forces one importer; "" detects per file.
+	Format string
+	// Org names the organisation of every case whose file does not: a CSV
+	// export without an org column, raw text (whose organisation is
+	// otherwise guessed from the names it mentions), a Markdown or JSON
+	// case without one. A file that names its organisation keeps it.
+	Org string
+	// IDPrefix goes in front of every imported case id that does not
+	// already start with it ("acme-" gives acme-pd-4181, acme-gcp-…).
+	IDPrefix string
+	// TimeZone is the zone of times written without an offset (Jira
+	// exports, "2024-03-01 10:00" cells); "" means such times are refused.
+	TimeZone string
+	// Mapping maps CSV columns onto case fields (--map, --mapping); nil
+	// uses the preset the headers match.
+	Mapping *Mapping
+}
+
+// Validate checks the options before any file is read: the time zone
+// must resolve and the id prefix must be usable in an id.
+func (o Options) Validate() error {
+	if o.TimeZone != "" {
+		if _, ok := zoneLocation(o.TimeZone); !ok {
+			return incident.Errorf(incident.ErrInvalid, "unknown time zone %q", o.TimeZone).WithField("--tz").
+				WithHint("use an IANA zone such as Europe/Berlin or America/New_York, or UTC")
+		}
+	}
+	if o.IDPrefix != "" && !idPrefixOK(o.IDPrefix) {
+		return incident.Errorf(incident.ErrInvalid, "id prefix %q is not usable in an id", o.IDPrefix).WithField("--id-prefix").
+			WithHint("ids use letters, digits, '.', '_', ':' and '-' and start with a letter or digit")
+	}
+	return nil
+}
+
+func idPrefixOK(p string) bool {
+	return len(p) < incident.MaxIDLen/2 && idPrefixPattern.MatchString(p)
+}
+
+// LoadWith is Load with options (format, organisation, id prefix, zone,
+// CSV mapping) that apply to every file.
+func LoadWith(ctx context.Context, paths []string, opts Options, progress func(done, total int)) []FileResult {
+	files, out := Expand(paths)
+	for i, f := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		out = append(out, LoadFileWith(f, opts))
+		if progress != nil {
+			progress(i+1, len(files))
+		}
+	}
+	return out
+}
+
+// applyOptions gives the cases of one file the organisation and id prefix
+// the options name, where the importer left them to the caller.
+func applyOptions(res *Result, opts Options) {
+	for _, c := range res.Incidents {
+		if c.Org == "" && opts.Org != "" {
+			c.Org = opts.Org
+		}
+		if opts.IDPrefix != "" && c.ID != "" && !strings.HasPrefix(c.ID, opts.IDPrefix) {
+			c.ID = opts.IDPrefix + c.ID
+			if len(c.ID) > incident.MaxIDLen {
+				c.ID = c.ID[:incident.MaxIDLen]
+			}
+		}
+	}
+}
+
+var idPrefixPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
+
+// slugOf is the id-safe lower-case form of a name: "Acme Cloud" gives
+// "acme-cloud"; a name with no letter or digit gives "case".
+func slugOf(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		default:
+			dash = true
+		}
+		if b.Len() >= 40 {
+			break
+		}
+	}
+	if b.Len() == 0 {
+		return "case"
+	}
+	return b.String()
+}
+
+// OptionsFlags are the ingest command line's words for Options.
+type OptionsFlags struct {
+	Format, Org, IDPrefix, TimeZone string
+	Maps                            []string // --map values, applied in order
+	MappingFile                     string   // --mapping
+}
+
+// NewOptions checks the command line's options and reads the mapping
+// file. A bad flag value is an *incident.Error of kind ErrInvalid naming
+// the flag (a usage error); a bad mapping file is located in that file.
+func NewOptions(f OptionsFlags) (Options, error) {
+	o := Options{Format: f.Format, Org: strings.TrimSpace(f.Org), IDPrefix: strings.TrimSpace(f.IDPrefix), TimeZone: strings.TrimSpace(f.TimeZone)}
+	var ms []*Mapping
+	if f.MappingFile != "" {
+		m, err := ReadMapping(f.MappingFile)
+		if err != nil {
+			return Options{}, err
+		}
+		ms = append(ms, m)
+	}
+	for _, spec := range f.Maps {
+		m, err := ParseMapSpec(spec)
+		if err != nil {
+			return Options{}, err
+		}
+		ms = append(ms, m)
+	}
+	o.Mapping = MergeMappings(ms...)
+	if o.Mapping != nil && o.Format == "" {
+		o.Format = csvFormat // a mapping is for CSV files
+	}
+	if o.Mapping != nil && o.Format != csvFormat {
+		return Options{}, incident.Errorf(incident.ErrInvalid, "--map and --mapping are for CSV files, not --format %s", o.Format).WithField("--map")
+	}
+	return o, o.Validate()
+}
