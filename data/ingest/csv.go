@@ -126,6 +126,8 @@ type csvPlan struct {
 	zone    string
 	layouts []string
 	skip    []csvSkipCol
+	// fromText counts the rows whose times came from their description.
+	fromText int
 }
 
 type csvSkipCol struct {
@@ -412,6 +414,9 @@ func (p *csvPlan) notes(h *csvHeader, rows, kept int, skipped map[string][]strin
 		head += "; unmapped: " + strings.Join(unmapped, ", ")
 	}
 	notes := []string{head}
+	if p.fromText > 0 {
+		notes = append(notes, fmt.Sprintf("%s: times of %d %s read from the description (no time column gave them)", base, p.fromText, plural(p.fromText, "row", "rows")))
+	}
 	for _, why := range order {
 		keys := skipped[why]
 		notes = append(notes, fmt.Sprintf("%s: left out %d %s: %s", base, len(keys), plural(len(keys), "row", "rows")+" ("+why+")", strings.Join(keys, ", ")))

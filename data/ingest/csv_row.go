@@ -100,6 +100,7 @@ func (p *csvPlan) row(r *csv.Reader, rec []string, line int) (*incident.Incident
 	if err := w.durations(c); err != nil {
 		return nil, err
 	}
+	w.textTimeline(c)
 	w.id(c)
 	if err := w.lists(c); err != nil {
 		return nil, err
@@ -261,6 +262,28 @@ func hasOffsetCell(s string) bool {
 		}
 	}
 	return false
+}
+
+// textTimeline reads the times a row without a start time states in its
+// description (the narrative, else the summary) with the timeline reader
+// raw text uses, in the row's zone; a timeline it refuses is left out.
+func (w *csvRow) textTimeline(c *incident.Incident) {
+	if c.Start != nil {
+		return
+	}
+	for _, text := range []string{c.Narrative, c.Summary} {
+		if text == "" || len(text) > incident.MaxTextBytes {
+			continue
+		}
+		tl, err := readTimeline(w.p.name, text, w.loc, w.zone)
+		if err != nil {
+			return
+		}
+		if tl.fill(c); len(tl.notes) > 0 {
+			w.p.fromText++
+		}
+		return
+	}
 }
 
 // durations reads stated TTD/TTR (minutes or seconds), else derives them

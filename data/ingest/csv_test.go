@@ -313,3 +313,28 @@ func FuzzCSV(f *testing.F) {
 		}
 	})
 }
+
+// TestCSVDescriptionTimeline reads the times of a row that has no time
+// column from its description, with the reader raw text uses.
+func TestCSVDescriptionTimeline(t *testing.T) {
+	in := Input{Name: "t.csv", Opts: Options{Org: "Acme"}, Data: []byte("Key,Summary,Description\n" +
+		"K-1,Checkout failed,\"On 2024-03-01 between 14:02 and 14:40 UTC checkout returned errors.\nEngineers were paged at 14:09 UTC.\"\n" +
+		"K-2,Nothing stated,No times here\n")}
+	opts, err := NewOptions(OptionsFlags{Org: "Acme", Maps: []string{"id=Key,title=Summary,narrative=Description"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Opts = opts
+	res, err := ParseChecked(in, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := res.Incidents[0], res.Incidents[1]
+	if a.Date != "2024-03-01" || minutesOf(a.TTR) != 38 || minutesOf(a.TTD) != 7 || a.TTR.Source != incident.Derived {
+		t.Errorf("K-1: date %q ttr %v ttd %v", a.Date, a.TTR, a.TTD)
+	}
+	if b.Start != nil || b.Date != "" || b.TTR != nil {
+		t.Errorf("K-2: %+v", b)
+	}
+	wantNote(t, res, "times of 1 row read from the description")
+}

@@ -93,6 +93,18 @@ func findDay(s string) (c civil, end int, ok bool) {
 // findCoarseDate returns the most precise date s gives: a day, else a
 // month ("November 2018"), else a year ("In 2013").
 func findCoarseDate(s string) (civil, bool) {
+	if c, ok := findDayOrMonth(s); ok {
+		return c, true
+	}
+	if m := dateY.FindStringSubmatch(s); m != nil {
+		return civil{atoi(m[1]), 0, 0}, true
+	}
+	return civil{}, false
+}
+
+// findDayOrMonth returns the first full date of s, else its first month
+// ("November 2018").
+func findDayOrMonth(s string) (civil, bool) {
 	if c, _, ok := findDay(s); ok {
 		return c, true
 	}
@@ -100,9 +112,6 @@ func findCoarseDate(s string) (civil, bool) {
 		if y, mo := atoi(m[2]), monthNum(m[1]); validCivil(y, mo, 1) {
 			return civil{y, mo, 0}, true
 		}
-	}
-	if m := dateY.FindStringSubmatch(s); m != nil {
-		return civil{atoi(m[1]), 0, 0}, true
 	}
 	return civil{}, false
 }

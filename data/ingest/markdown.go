@@ -149,6 +149,7 @@ func parseMarkdown(in Input) (*Result, error) {
 		c.Sources = append(c.Sources, incident.Source{URL: u, Kind: "archive"})
 	}
 	c.Tags = categoryTags(c.Categories)
+	notes = append(notes, bodyTimeline(in.Name, c)...)
 	note := c.ID + ": "
 	if len(notes) == 0 {
 		note += "no times given"
@@ -157,6 +158,46 @@ func parseMarkdown(in Input) (*Result, error) {
 	}
 	_ = bodyLine
 	return &Result{Incidents: []*incident.Incident{c}, Notes: []string{note}, Lines: []int{1}}, nil
+}
+
+// bodyTimeline gives a case whose front matter states no start time what
+// its text does: the times of the body's timeline (the one reader raw text
+// uses), else a date from the title, summary or body ("(August 2022)",
+// "on March 24, 2014"). It returns the notes of what it took; a timeline
+// the reader refuses (an end before its start) is left out, with a note.
+func bodyTimeline(name string, c *incident.Incident) []string {
+	if c.Start != nil || len(c.Narrative) > incident.MaxTextBytes {
+		return nil
+	}
+	var notes []string
+	if c.Narrative != "" {
+		tl, err := readTimeline(name, c.Narrative, nil, "")
+		if err != nil {
+			notes = append(notes, "body timeline not used ("+incident.KindOf(err).Error()+")")
+		} else {
+			tl.fill(c)
+			for _, n := range tl.notes {
+				notes = append(notes, n+" from text")
+			}
+			notes = append(notes, tl.warnings...)
+		}
+	}
+	if c.Date != "" {
+		return notes
+	}
+	// A year alone ("in 2013") is taken from the title only: in running
+	// text it is as often the background as the incident.
+	if d, ok := findCoarseDate(c.Title); ok {
+		c.Date = d.String()
+		return append(notes, "date from title")
+	}
+	for _, s := range []string{c.Summary, c.Narrative} {
+		if d, ok := findDayOrMonth(s); ok {
+			c.Date = d.String()
+			return append(notes, "date from text")
+		}
+	}
+	return notes
 }
 
 // mdTitle takes a title from the summary's first sentence, the body's

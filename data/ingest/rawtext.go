@@ -245,7 +245,8 @@ func parseRawText(in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	tl.apply(c)
+	c.TimeZone = tl.zone
+	tl.fill(c)
 	if m := idLine.FindStringSubmatch(text); m != nil {
 		c.ID = m[1]
 	} else if c.Date != "" {

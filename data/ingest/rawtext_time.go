@@ -35,11 +35,21 @@ type timeline struct {
 	notes, warnings           []string
 }
 
-// extractTimeline reads the stated zone, start, detection and end times
-// and a stated duration. Times without a zone use the zone the text states
-// for all times ("(All Times US/Pacific)"), else the first zone written
-// after a clock time, else UTC (noted).
-func extractTimeline(name, text string) (*timeline, error) {
+// The timeline of running text is read by one function, readTimeline,
+// for every importer that holds prose: raw text (rawtext.go), the body of
+// a Markdown postmortem (markdown.go) and the description of a CSV row
+// (csv_row.go). fill then gives a case what it lacks.
+
+// extractTimeline is readTimeline with no zone known beforehand.
+func extractTimeline(name, text string) (*timeline, error) { return readTimeline(name, text, nil, "") }
+
+// readTimeline reads the stated zone, start, detection and end times and
+// a stated duration ("Incident Start: 14 Jun 2022 06:56", "On 2023-07-20
+// between 12:17 and 12:30 UTC", "alerted … at 09:17", "Duration: 10 hrs,
+// 47 minutes"). Times without a zone use the zone the text states for all
+// times ("(All Times US/Pacific)"), else the first zone written after a
+// clock time, else def (named defZone) when given, else UTC.
+func readTimeline(name, text string, def *time.Location, defZone string) (*timeline, error) {
 	tl := &timeline{}
 	switch {
 	case allTimesZone.MatchString(text):
@@ -52,6 +62,9 @@ func extractTimeline(name, text string) (*timeline, error) {
 	var ok bool
 	if tl.loc, ok = zoneLocation(tl.zone); !ok {
 		tl.loc, tl.zone = time.UTC, ""
+		if def != nil {
+			tl.loc, tl.zone = def, defZone
+		}
 	}
 	var endLineNo int
 	if m := startLine.FindStringSubmatchIndex(text); m != nil {
@@ -216,26 +229,49 @@ func lastDayBefore(text string, i int) (civil, bool) {
 	return best, found
 }
 
-// apply copies the timeline onto a case with durations and notes.
-func (tl *timeline) apply(c *incident.Incident) {
-	c.Start, c.Resolved, c.TimeZone, c.Date = tl.start, tl.resolved, tl.zone, tl.date
-	if tl.start != nil {
+// fill gives c what the timeline states and c lacks: start, detection
+// and end times, the date, the zone, and TTD/TTR (a stated duration, else
+// derived from the times). A timeline whose date contradicts the case's
+// is not used (a warning says so). tl.notes says what was taken.
+func (tl *timeline) fill(c *incident.Incident) {
+	if c.Date != "" && tl.date != "" && !strings.HasPrefix(tl.date, c.Date) && !strings.HasPrefix(c.Date, tl.date) {
+		tl.warnings = append(tl.warnings, fmt.Sprintf("the text's date %s differs from %s; its times are not used", tl.date, c.Date))
+		return
+	}
+	took := false
+	if c.Start == nil && tl.start != nil {
+		c.Start, took = tl.start, true
 		tl.notes = append(tl.notes, "start")
 	}
-	if tl.detected != nil {
-		if tl.start != nil && tl.detected.Before(*tl.start) {
+	if tl.detected != nil && c.Detected == nil {
+		if c.Start != nil && tl.detected.Before(*c.Start) {
 			tl.warnings = append(tl.warnings, "detection time before start ignored")
 		} else {
-			c.Detected = tl.detected
+			c.Detected, took = tl.detected, true
 			tl.notes = append(tl.notes, "detected")
 		}
 	}
-	if tl.resolved != nil {
+	if c.Resolved == nil && tl.resolved != nil && (c.Start == nil || !tl.resolved.Before(*c.Start)) {
+		c.Resolved, took = tl.resolved, true
 		tl.notes = append(tl.notes, "resolved")
 	}
-	if d, err := incident.Between(c.Start, c.Detected); err == nil && d != nil {
-		c.TTD = d
-		tl.notes = append(tl.notes, "ttd (derived)")
+	if took && c.TimeZone == "" {
+		c.TimeZone = tl.zone
+	}
+	if c.Date == "" && tl.date != "" {
+		c.Date = tl.date
+		if c.Start == nil {
+			tl.notes = append(tl.notes, "date")
+		}
+	}
+	if c.TTD == nil {
+		if d, err := incident.Between(c.Start, c.Detected); err == nil && d != nil {
+			c.TTD = d
+			tl.notes = append(tl.notes, "ttd (derived)")
+		}
+	}
+	if c.TTR != nil {
+		return
 	}
 	derived, err := incident.Between(c.Start, c.Resolved)
 	if err != nil {
@@ -252,11 +288,5 @@ func (tl *timeline) apply(c *incident.Incident) {
 	case derived != nil:
 		c.TTR = derived
 		tl.notes = append(tl.notes, "ttr (derived)")
-	}
-	if c.Date == "" && c.Start == nil {
-		return
-	}
-	if c.Date != "" && c.Start == nil {
-		tl.notes = append(tl.notes, "date")
 	}
 }

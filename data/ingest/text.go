@@ -191,20 +191,17 @@ func inputError(kind incident.Kind, name string, line int, format string, args .
 	return incident.Errorf(kind, format, args...).At(name, line)
 }
 
-// brokeTitle makes a title from running text: the first of its opening
-// sentences that says what broke (brokeWords), else the first that is not
-// an apology or a preamble, without a leading statement of when it
-// happened ("On Tuesday, 14 June 2022, at approximately 06:00 US/Pacific,").
+// brokeTitle makes a title from running text: its first sentence that is
+// not an apology or a preamble ("We apologize for …", "This is a …"),
+// without a leading statement of when it happened ("On Tuesday, 14 June
+// 2022, at approximately 06:00 US/Pacific,"), so that the title says what
+// broke. (Preferring a later sentence with a failure word was tried: on
+// the icco postmortems it chose background sentences and lowered the text
+// ranking, see similarity/evalset.)
 func brokeTitle(s string) string {
 	pick := ""
 	for _, x := range sentences(s, 4) {
-		if preamble(x) {
-			continue
-		}
-		if pick == "" {
-			pick = x
-		}
-		if saysWhatBroke(x) {
+		if !preamble(x) {
 			pick = x
 			break
 		}
@@ -229,22 +226,6 @@ func sentences(s string, n int) []string {
 		rest = strings.TrimSpace(rest[len(f):])
 	}
 	return out
-}
-
-// brokeWords say that something failed.
-var brokeWords = []string{"fail", "error", "outage", "broke", "down", "unavailable", "degrad", "delay", "latenc",
-	"timeout", "timed out", "lost", "loss", "disrupt", "interrupt", "slow", "stall", "crash", "could not",
-	"couldn't", "unable", "inaccessible", "elevated", "impact", "declined", "refused", "corrupt", "leak",
-	"expired", "overload", "5xx", "502", "503", "500"}
-
-func saysWhatBroke(s string) bool {
-	l := strings.ToLower(s)
-	for _, w := range brokeWords {
-		if strings.Contains(l, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // preamble reports apologies and boilerplate that open many postmortems.
