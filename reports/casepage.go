@@ -58,7 +58,7 @@ func BuildCase(ctx context.Context, st *store.Store, id string) (*CaseReport, er
 			c.Tags = append(c.Tags, CaseTag{Facet: string(f), Term: t.Term, Label: label, Origin: string(t.Origin), Confidence: t.Confidence, Evidence: t.Evidence})
 		}
 	}
-	links, err := st.Links(ctx, id)
+	links, err := st.Links(ctx, in.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -32,14 +32,18 @@ func (in *Incident) Fields() []Field {
 	text := func(name, v string) Field { return Field{Name: name, Text: v} }
 	at := func(name string, t *time.Time) Field { return Field{Name: name, Kind: TimeField, Time: t} }
 	dur := func(name string, d *Duration) Field { return Field{Name: name, Kind: DurationField, Duration: d} }
-	return []Field{
+	var aka []Field
+	if len(in.Aliases) > 0 {
+		aka = []Field{text("Also known as", strings.Join(in.Aliases, ", "))}
+	}
+	return append(aka,
 		text("Organisation", in.Org), text("Product", in.Product), text("Date", in.Date),
 		text("Severity", in.Severity), text("Scope", in.Scope), text("Users affected", in.UsersAffected),
 		text("Region", in.Region), text("Time zone", in.TimeZone),
 		at("Start", in.Start), at("Detected", in.Detected), at("Mitigated", in.Mitigated), at("Resolved", in.Resolved),
 		dur("Time to detect", in.TTD), dur("Time to resolve", in.TTR),
 		text("Categories", strings.Join(in.Categories, ", ")), text("Keywords", strings.Join(in.Keywords, ", ")),
-	}
+	)
 }
 
 // Dash stands for an empty or unknown value in Field.String.

@@ -33,6 +33,15 @@ func Validate(in *Incident) error {
 	case strings.TrimSpace(in.Org) == "":
 		return Errorf(ErrMissing, "case %s has no organisation", in.ID).WithField("org").WithHint("name the organisation the incident happened to")
 	}
+	if len(in.Aliases) > MaxListItems {
+		return Errorf(ErrTooLarge, "case %s: %d aliases, over the limit of %d", in.ID, len(in.Aliases), MaxListItems).WithField("aliases")
+	}
+	for _, a := range in.Aliases {
+		if len(a) > MaxIDLen || !idPattern.MatchString(a) || a == in.ID {
+			return Errorf(ErrInvalid, "case %s: alias %q is not usable", in.ID, truncate(a, 40)).WithField("aliases").
+				WithHint("aliases are other ids of the case: letters, digits, '.', '_', ':' and '-', at most 128 characters, not the case's own id")
+		}
+	}
 	for name, s := range map[string]string{
 		"title": in.Title, "org": in.Org, "summary": in.Summary, "narrative": in.Narrative,
 		"symptoms": in.Symptoms, "root_cause": in.RootCause, "trigger": in.Trigger, "detection": in.Detection,

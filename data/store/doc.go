@@ -29,7 +29,8 @@
 // of core.incidents and filled them from the stored tags and sources.
 // Version 3 added the commit record: the batch and retired_by columns of
 // every versioned table and the one-row core.watermark (which also took
-// over overrides_changed_at from core.meta).
+// over overrides_changed_at from core.meta). Version 4 added the aliases
+// column of core.incidents (Resolve looks cases up by id or alias).
 //
 // # Writes and the commit record
 //

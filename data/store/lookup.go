@@ -4,14 +4,17 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
 	"incidents/data/incident"
 )
 
-// ResolveID returns the stored id a person's id names: the id itself, or
-// the one stored id equal to it ignoring case ("il-0395" is IL-0395). An
+// ResolveID returns the stored id a person's id names: the id itself, the
+// case that has it among its aliases (IL-0150 names aws-2025-10-19), or
+// the one stored id or alias equal to it ignoring case ("il-0395" is
+// IL-0395). An
 // id that names no case is an *incident.Error of kind ErrNotFound that
 // suggests the nearest ids (incident.NearestIDs).
 func (s *Store) ResolveID(ctx context.Context, id string) (string, error) {
@@ -23,7 +26,22 @@ func (s *Store) ResolveID(ctx context.Context, id string) (string, error) {
 	if !errors.Is(err, sql.ErrNoRows) {
 		return "", err
 	}
-	folded, err := s.queryIDs(ctx, `SELECT id FROM core.live_incidents WHERE lower(id) = lower(?) ORDER BY id`, id)
+	// One of a case's aliases (an incident library's IL-0150, a merged
+	// duplicate's id) names it.
+	byAlias, err := s.queryIDs(ctx, `SELECT id FROM core.live_incidents WHERE list_contains(aliases, ?) ORDER BY id`, id)
+	if err != nil {
+		return "", err
+	}
+	switch len(byAlias) {
+	case 1:
+		return byAlias[0], nil
+	case 0:
+	default:
+		return "", &incident.Error{Kind: incident.ErrInvalid, Field: "id", Msg: fmt.Sprintf("%q is an alias of several cases: %s", id, strings.Join(byAlias, ", ")),
+			Hint: "name the case by its own id"}
+	}
+	folded, err := s.queryIDs(ctx, `SELECT id FROM core.live_incidents WHERE lower(id) = lower(?)
+UNION SELECT id FROM core.live_incidents WHERE list_contains(list_transform(aliases, a -> lower(a)), lower(?)) ORDER BY id`, id, id)
 	if err != nil {
 		return "", err
 	}

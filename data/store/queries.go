@@ -36,7 +36,9 @@ func (s *Store) sortedIDs(ctx context.Context, query string) ([]string, error) {
 // References returns, per case, the ids its source names as related (the
 // references view), in their order on the case.
 func (s *Store) References(ctx context.Context) (map[string][]string, error) {
-	rows, err := s.h.db.QueryContext(ctx, `SELECT incident_id, ref_id FROM core.live_refs ORDER BY incident_id, seq`)
+	// A reference names its case by id or by one of the case's aliases.
+	rows, err := s.h.db.QueryContext(ctx, `SELECT r.incident_id, coalesce(k.id, r.ref_id) FROM core.live_refs r
+LEFT JOIN (`+idKeysSQL+`) k ON k.key = r.ref_id ORDER BY r.incident_id, r.seq`)
 	if err != nil {
 		return nil, err
 	}

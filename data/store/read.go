@@ -42,13 +42,19 @@ func (f Filter) orderBy() string {
 }
 
 // Get returns one case with all its tags and its hash, or an *incident.Error
-// of kind ErrNotFound.
+// of kind ErrNotFound. id may be one of the case's aliases or differ from
+// its id in case (see ResolveID); the case returned carries its own id.
 func (s *Store) Get(ctx context.Context, id string) (*incident.Incident, error) {
 	var doc, hash string
 	var x extra
 	err := s.h.db.QueryRowContext(ctx, `SELECT doc, hash, `+extraCols+` FROM core.live_incidents i WHERE id = ?`, id).Scan(&doc, &hash, &x.format, &x.file, &x.schema)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, &incident.Error{Kind: incident.ErrNotFound, Field: "id", Msg: fmt.Sprintf("no case with id %q", id), Hint: "see the ids with 'incidents list'"}
+		own, rerr := s.ResolveID(ctx, id)
+		if rerr != nil {
+			return nil, rerr
+		}
+		id = own
+		err = s.h.db.QueryRowContext(ctx, `SELECT doc, hash, `+extraCols+` FROM core.live_incidents i WHERE id = ?`, id).Scan(&doc, &hash, &x.format, &x.file, &x.schema)
 	}
 	if err != nil {
 		return nil, err

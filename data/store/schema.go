@@ -16,7 +16,7 @@ import (
 
 // SchemaVersion is the database layout written by this build. A database
 // with a higher core.meta schema_version is refused.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // migrations[i] brings a database from version i to i+1. Entries are never
 // edited once released; new layouts append a migration.
@@ -161,6 +161,12 @@ WHERE core.incidents.id = d.id;`,
 	// statements tolerate a partly applied earlier attempt, so that one
 	// always completes.
 	migration3(),
+	// 4: the aliases of each case (other ids it is known by: an incident
+	// library's IL-0150, a tool's internal id, a merged duplicate's id), a
+	// column every lookup reads; filled from the stored documents.
+	`ALTER TABLE core.incidents ADD COLUMN IF NOT EXISTS aliases VARCHAR[];
+UPDATE core.incidents SET aliases = CAST(json_extract(doc, '$.aliases') AS VARCHAR[])
+WHERE json_extract(doc, '$.aliases') IS NOT NULL AND json_array_length(json_extract(doc, '$.aliases')) > 0;`,
 }
 
 // migration3 is the text of migration 3: batch columns on every

@@ -29,6 +29,11 @@ func (s *Store) SetHumanTag(ctx context.Context, id string, t incident.Tag) erro
 	if taxonomy.Default().Term(t.Facet, t.Term) == nil {
 		return &incident.Error{Kind: incident.ErrInvalid, Field: "term", Msg: fmt.Sprintf("%q is not a %s term of the vocabulary", t.Term, t.Facet), Hint: "see the terms with: SELECT term FROM vocab WHERE facet = '" + string(t.Facet) + "'"}
 	}
+	own, err := s.ResolveID(ctx, id) // an alias names its case
+	if err != nil {
+		return err
+	}
+	id = own
 	return s.write(ctx, func(w *writer) error {
 		var n int
 		if err := w.c.QueryRowContext(ctx, `SELECT count(*) FROM core.live_incidents WHERE id = ?`, id).Scan(&n); err != nil {

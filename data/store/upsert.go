@@ -209,7 +209,7 @@ func (ap *appenders) addCase(in *incident.Incident, hash string, doc []byte, run
 		nullStr(in.Severity), nullStr(in.Scope), nullStr(in.UsersAffected), nullStr(in.Region),
 		list(in.Categories), list(in.Keywords), nullStr(in.Format), nullStr(in.SourceFile), caseSchema(in.Schema),
 		hash, doc, run, ingested, now,
-		rootCause, rootClass, int64(len(in.Sources)), int64(len(tags)), ap.batch, nil,
+		rootCause, rootClass, int64(len(in.Sources)), int64(len(tags)), ap.batch, nil, list(in.Aliases),
 	); err != nil {
 		return err
 	}

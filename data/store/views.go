@@ -59,6 +59,14 @@ func ViewNames(sql bool) []string {
 	return out
 }
 
+// idKeysSQL maps every id and alias of a live case onto the case's id
+// (key, id): an id names its own case before any alias, and an alias two
+// cases share names the first of them by id.
+const idKeysSQL = `SELECT key, arg_min(id, pri::VARCHAR || id) AS id FROM (
+	SELECT id AS key, id, 0 AS pri FROM core.live_incidents
+	UNION ALL SELECT unnest(aliases) AS key, id, 1 AS pri FROM core.live_incidents WHERE aliases IS NOT NULL
+) GROUP BY key`
+
 // Views returns the public views in the order they are documented.
 func Views() []View {
 	return []View{
@@ -72,7 +80,7 @@ func Views() []View {
 	root_cause, root_cause_class,
 	categories, keywords,
 	n_sources, n_tags,
-	format, source_file, hash, ingested_at, updated_at
+	format, source_file, hash, ingested_at, updated_at, aliases
 FROM core.live_incidents`,
 			Columns: []Column{
 				{"id", "VARCHAR", "Case id, e.g. IL-0395."},
@@ -109,6 +117,7 @@ FROM core.live_incidents`,
 				{"hash", "VARCHAR", "Content hash; re-importing identical content changes nothing."},
 				{"ingested_at", "TIMESTAMP", "When the case was first imported, UTC."},
 				{"updated_at", "TIMESTAMP", "When the case content or its tags last changed, UTC."},
+				{"aliases", "VARCHAR[]", "Other ids the case is known by (an incident library's IL-0150, a tool's internal id, a merged duplicate's id); every lookup accepts them."},
 			},
 		},
 		{
@@ -194,7 +203,8 @@ FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND 
 			Name:        ViewReferences,
 			Reserved:    true,
 			Description: "Related cases named by the imported source itself (evaluation labels, not computed links). Quote the name in SQL: SELECT * FROM \"references\".",
-			SQL:         `SELECT incident_id, seq, ref_id AS referenced_id, title, org, year, reason FROM core.live_refs`,
+			SQL: `SELECT r.incident_id, r.seq, r.ref_id AS referenced_id, r.title, r.org, r.year, r.reason, k.id AS resolved_id
+FROM core.live_refs r LEFT JOIN (` + idKeysSQL + `) k ON k.key = r.ref_id`,
 			Columns: []Column{
 				{"incident_id", "VARCHAR", "Case whose source names the reference."},
 				{"seq", "INTEGER", "Position of the reference on its case."},
@@ -203,6 +213,7 @@ FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND 
 				{"org", "VARCHAR", "Organisation of the referenced case as given."},
 				{"year", "INTEGER", "Year of the referenced case as given."},
 				{"reason", "VARCHAR", "Why the source relates the cases."},
+				{"resolved_id", "VARCHAR", "The stored case referenced_id names, as its id or one of its aliases; NULL when it is not in the database."},
 			},
 		},
 		{

@@ -42,3 +42,41 @@ func TestIngestCSVPresets(t *testing.T) {
 		}
 	}
 }
+
+// TestAliasLookups: the incident library's ids the bundled cases carry as
+// aliases are accepted by show, related and tag, and references to them
+// count in eval.
+func TestAliasLookups(t *testing.T) {
+	db := tempDB(t)
+	mustRun(t, "--db", db, "ingest", "--bundled")
+	if c := showCase(t, db, "IL-0150"); c.ID != "aws-2025-10-19" || len(c.Aliases) != 1 {
+		t.Fatalf("show IL-0150: %+v", c)
+	}
+	out, _ := mustRun(t, "--db", db, "show", "IL-0150")
+	if !strings.Contains(out, "aws-2025-10-19") || !strings.Contains(out, "Also known as") {
+		t.Errorf("show table:\n%s", out)
+	}
+	out, errOut := mustRun(t, "--db", db, "related", "IL-0253", "-k", "3")
+	if !strings.Contains(out+errOut, "mozilla-2022-01-13") || strings.Count(out, "\n") < 4 {
+		t.Errorf("related by alias:\n%s%s", out, errOut)
+	}
+	mustRun(t, "--db", db, "tag", "--set", "IL-0396", "trigger=config-push")
+	if c := showCase(t, db, "google-cloud-2017-01-30"); !caseHasTag(c, "trigger", "config-push") {
+		t.Errorf("tag --set by alias did not tag google-cloud-2017-01-30")
+	}
+	mustRun(t, "--db", db, "related", "IL-0150", "--pin", "IL-0253")
+	_, _, err := runCLI(t, "--db", db, "related", "IL-0150", "--pin", "aws-2025-10-19")
+	if err == nil {
+		t.Errorf("pinning a case to its own alias must fail")
+	}
+	mustRun(t, "--db", db, "ingest", filepath.Join(seedsDir, "000_11d8ea0186502f86.txt"))
+	mustRun(t, "--db", db, "related", "--recompute")
+	out, _ = mustRun(t, "--db", db, "sql", "-o", "csv", `SELECT count(*), count(resolved_id) FROM "references" WHERE incident_id = 'IL-0395'`)
+	if !strings.Contains(out, "12,10") {
+		t.Errorf("IL-0395's references resolved: %s", out)
+	}
+	out, _ = mustRun(t, "--db", db, "eval")
+	if !strings.Contains(out, "references") {
+		t.Errorf("eval has no references label set:\n%s", out)
+	}
+}

@@ -57,6 +57,9 @@ func runOverride(ctx context.Context, app *App, id string, o relatedOpts) error 
 		}
 	}
 	if ov.From == ov.To {
+		return usagef("%s and %s are one case; a case cannot be linked to itself", id, other)
+	}
+	if ov.From == ov.To {
 		return usagef("a case cannot be linked to itself")
 	}
 	if err := s.SetOverride(ctx, ov); err != nil {

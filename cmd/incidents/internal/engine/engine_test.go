@@ -277,3 +277,29 @@ func TestOpenMissingFile(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestAliasLookup: the snapshot (behind the API, the pages and MCP)
+// finds a case by one of its aliases, as store.Resolve does.
+func TestAliasLookup(t *testing.T) {
+	path := enginetest.NewDB(t, extraCase("test-dns-1"))
+	s := open(t, path).Snapshot()
+	d, err := s.Detail("IL-0150", 5)
+	if err != nil || d.Case.ID != "aws-2025-10-19" {
+		t.Fatalf("Detail(IL-0150): %v %v", d, err)
+	}
+	if id, err := s.ResolveID("il-0150"); err != nil || id != "aws-2025-10-19" {
+		t.Errorf("ResolveID(il-0150) = %q %v", id, err)
+	}
+	sim, err := s.Similar("IL-0150", 3)
+	if err != nil || len(sim) != 3 {
+		t.Fatalf("Similar(IL-0150): %v %v", sim, err)
+	}
+	for _, l := range sim {
+		if l.Link.To == "aws-2025-10-19" {
+			t.Errorf("a case is listed as similar to itself through its alias")
+		}
+	}
+	if _, ok := s.Case("IL-9999"); ok {
+		t.Errorf("unknown alias found")
+	}
+}

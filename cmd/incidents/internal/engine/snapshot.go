@@ -30,7 +30,8 @@ type Snapshot struct {
 
 	file  fileState
 	byID  map[string]int32
-	links *linkTable // stored links of the current generation, both ways
+	alias map[string]int32 // the cases' aliases (an id names its own case first)
+	links *linkTable       // stored links of the current generation, both ways
 	terms map[incident.Facet]map[string][]int32
 	years map[int][]int32
 	orgs  map[string][]int32 // by lower-case org
@@ -51,6 +52,7 @@ type Snapshot struct {
 func read(ctx context.Context, st *store.Store, check func() error) (*Snapshot, []incident.Override, error) {
 	s := &Snapshot{
 		byID:  map[string]int32{},
+		alias: map[string]int32{},
 		terms: map[incident.Facet]map[string][]int32{},
 		years: map[int][]int32{},
 		orgs:  map[string][]int32{},
@@ -104,6 +106,11 @@ func (s *Snapshot) index() {
 	for i, c := range s.Cases {
 		k := int32(i)
 		s.byID[c.ID] = k
+		for _, a := range c.Aliases {
+			if _, taken := s.alias[a]; !taken {
+				s.alias[a] = k
+			}
+		}
 		seen := map[string]bool{}
 		for _, t := range c.Tags {
 			if t.Term == "" {
@@ -133,12 +140,13 @@ func (s *Snapshot) index() {
 	}
 }
 
-// ResolveID returns the id a person's id names: the id itself, or the one
-// case id equal to it ignoring case ("il-0395" is IL-0395). An unknown id
+// ResolveID returns the id a person's id names: the id itself, the case
+// that has it among its aliases, or the one case id equal to it ignoring
+// case ("il-0395" is IL-0395). An unknown id
 // is an *incident.Error of kind ErrNotFound naming the nearest ids.
 func (s *Snapshot) ResolveID(id string) (string, error) {
-	if _, ok := s.byID[id]; ok {
-		return id, nil
+	if i, ok := s.lookup(id); ok { // its id or one of its aliases
+		return s.Cases[i].ID, nil
 	}
 	ids := func(yield func(string) bool) {
 		for _, c := range s.Cases {
@@ -157,13 +165,23 @@ func (s *Snapshot) ResolveID(id string) (string, error) {
 	}
 }
 
-// Case returns the case with this id.
+// Case returns the case with this id or alias.
 func (s *Snapshot) Case(id string) (*incident.Incident, bool) {
-	i, ok := s.byID[id]
+	i, ok := s.lookup(id)
 	if !ok {
 		return nil, false
 	}
 	return s.Cases[i], true
+}
+
+// lookup returns the position of the case id names: its own id, else one
+// of its aliases (as store.Resolve decides: an id before any alias).
+func (s *Snapshot) lookup(id string) (int32, bool) {
+	if i, ok := s.byID[id]; ok {
+		return i, true
+	}
+	i, ok := s.alias[id]
+	return i, ok
 }
 
 // Vocab returns the vocabulary the snapshot labels terms with.
