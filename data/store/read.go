@@ -347,3 +347,26 @@ func tagsOf(ctx context.Context, q querier, query string, args ...any) (map[stri
 	}
 	return out, rows.Err()
 }
+
+
+// casesChunk bounds the ids of one query of Cases.
+const casesChunk = 500
+
+// Cases returns the stored cases with these ids (each with its tags);
+// ids not stored are absent. The batch policy of an ingest reads what it
+// updates through it (ingest.Stored).
+func (s *Store) Cases(ctx context.Context, ids []string) (map[string]*incident.Incident, error) {
+	out := make(map[string]*incident.Incident)
+	for len(ids) > 0 {
+		n := min(len(ids), casesChunk)
+		err := s.Each(ctx, Filter{IDs: ids[:n]}, func(in *incident.Incident) error {
+			out[in.ID] = in
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		ids = ids[n:]
+	}
+	return out, nil
+}

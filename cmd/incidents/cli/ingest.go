@@ -22,6 +22,7 @@ func newIngestCmd(app *App) *cobra.Command {
 		verbose   bool
 		bundled   bool
 		of        ingest.OptionsFlags
+		policy    ingest.Policy
 	)
 	cmd := &cobra.Command{
 		Use:   "ingest [PATHS...]",
@@ -59,6 +60,7 @@ summary of the corpus goes to stdout.`,
 	cmd.Flags().StringVar(&of.TimeZone, "tz", "", "zone of times written without an offset (Jira exports), e.g. Europe/Berlin")
 	cmd.Flags().StringArrayVar(&of.Maps, "map", nil, "CSV columns onto case fields: title=Summary,start=created_on (repeatable; A|B tries A, then B)")
 	cmd.Flags().StringVar(&of.MappingFile, "mapping", "", "a YAML mapping file for CSV columns (preset, org, id_prefix, time_zone, date_format, columns)")
+	cmd.Flags().BoolVar(&policy.Replace, "replace", false, "store each case as its file states it: drop the fields it lacks, and replace cases written by hand")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if !bundled && len(args) == 0 {
 			return usagef("give files or directories to import, or --bundled (see 'incidents ingest --help')")
@@ -92,7 +94,7 @@ summary of the corpus goes to stdout.`,
 			return &incident.Error{Kind: incident.ErrEmpty, File: strings.Join(args, " "), Msg: "no case files found",
 				Hint: "ingest reads regular .json, .jsonl, .ndjson, .md, .markdown, .txt, .text, .csv and .tsv files; name a file directly to try any other"}
 		}
-		return runIngest(ctx, app, results, keepGoing, verbose || len(results) <= perFileReportMax, runSource(bundled, args), started)
+		return runIngest(ctx, app, results, keepGoing, verbose || len(results) <= perFileReportMax, runSource(bundled, args), started, policy)
 	}
 	onStop(cmd, "nothing was written (the transaction was rolled back)")
 	return cmd
@@ -130,7 +132,7 @@ const perFileReportMax = 20
 // runIngest applies the batch policy (ingest.Batch) to the parsed files,
 // stores the good cases and reports; perFile lists every stored file with
 // its status and notes.
-func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepGoing, perFile bool, source string, started time.Time) error {
+func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepGoing, perFile bool, source string, started time.Time, policy ingest.Policy) error {
 	b := ingest.NewBatch(results, keepGoing)
 	if err := b.Refused(); err != nil {
 		word := "error"
@@ -147,6 +149,10 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 		return err
 	}
 	defer s.Close()
+	notes, err := ingest.Reconcile(ctx, b.Cases, s, policy)
+	if err != nil {
+		return err
+	}
 	rep, err := s.Upsert(ctx, b.Cases, store.RunInfo{Source: source, Files: b.Files, Rejected: len(b.Bad), Started: started})
 	if err != nil {
 		return err
@@ -157,6 +163,7 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 		fmt.Fprintln(app.Stderr, "ingest: the stop signal came after the import was committed; it is complete")
 	}
 	ctx = context.WithoutCancel(ctx)
+	printNotes(app, rep, notes, perFile)
 	if perFile {
 		reportFiles(app, b, rep)
 	}
@@ -221,4 +228,24 @@ func reportCorpus(ctx context.Context, app *App, s *store.Store, rep *store.Inge
 		}
 	}
 	return nil
+}
+
+// printNotes prints the batch policy's notes of the cases the upsert
+// changed: every one with perFile, else the first perFileReportMax and
+// how many more.
+func printNotes(app *App, rep *store.IngestReport, notes map[string]string, perFile bool) {
+	n := 0
+	for _, it := range rep.Items {
+		note, ok := notes[it.ID]
+		if !ok || it.Status == store.StatusUnchanged {
+			continue
+		}
+		if n++; !perFile && n > perFileReportMax {
+			continue
+		}
+		fmt.Fprintf(app.Stderr, "%s\n", note)
+	}
+	if n > perFileReportMax && !perFile {
+		fmt.Fprintf(app.Stderr, "… and %d more cases kept fields (--verbose lists them)\n", n-perFileReportMax)
+	}
 }

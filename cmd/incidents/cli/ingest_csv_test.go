@@ -80,3 +80,29 @@ func TestAliasLookups(t *testing.T) {
 		t.Errorf("eval has no references label set:\n%s", out)
 	}
 }
+
+// TestIngestNeverDowngrades: seed 000, the case page of IL-0395, over the
+// richer bundled case keeps its product, region, detection and mitigation
+// times and root-cause text, and says so; --replace drops them.
+func TestIngestNeverDowngrades(t *testing.T) {
+	db := tempDB(t)
+	mustRun(t, "--db", db, "ingest", "--bundled")
+	before := showCase(t, db, "IL-0395")
+	seed := filepath.Join(seedsDir, "000_11d8ea0186502f86.txt")
+	_, errOut := mustRun(t, "--db", db, "ingest", seed)
+	if !strings.Contains(errOut, "IL-0395: kept 6 fields the new file lacks (product, narrative, detected, mitigated, region, root_cause); --replace to drop them") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+	c := showCase(t, db, "IL-0395")
+	if c.Product != before.Product || c.Region != "global" || c.Detected == nil || c.Mitigated == nil || c.RootCause != before.RootCause ||
+		c.Title != before.Title || len(c.References) != 12 || c.Format != "json" {
+		t.Errorf("after the seed: %+v", c)
+	}
+	if _, errOut = mustRun(t, "--db", db, "ingest", seed); !strings.Contains(errOut, "1 unchanged") || strings.Contains(errOut, "kept") {
+		t.Errorf("the same page again:\n%s", errOut)
+	}
+	mustRun(t, "--db", db, "ingest", "--replace", seed)
+	if c := showCase(t, db, "IL-0395"); c.Product != "" || c.Detected != nil || c.Format != "casepage" {
+		t.Errorf("--replace kept %q %v %s", c.Product, c.Detected, c.Format)
+	}
+}

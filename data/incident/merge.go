@@ -1,0 +1,172 @@
+package incident
+
+import (
+	"reflect"
+	"strings"
+	"time"
+)
+
+// The merge rules of an update (never downgrade): a new version of a case
+// keeps, field by field, what the stored version has and the new one
+// lacks; and a stored case written by hand keeps its own values over an
+// import's. The fields are listed once, in case JSON order.
+
+// mergeField is one field a merge considers: its case JSON name and where
+// it lives in the struct.
+type mergeField struct {
+	name string
+	get  func(in *Incident) any // a pointer to the field
+}
+
+var mergeFields = []mergeField{
+	{"product", func(in *Incident) any { return &in.Product }},
+	{"title", func(in *Incident) any { return &in.Title }},
+	{"summary", func(in *Incident) any { return &in.Summary }},
+	{"narrative", func(in *Incident) any { return &in.Narrative }},
+	{"date", func(in *Incident) any { return &in.Date }},
+	{"start", func(in *Incident) any { return &in.Start }},
+	{"detected", func(in *Incident) any { return &in.Detected }},
+	{"mitigated", func(in *Incident) any { return &in.Mitigated }},
+	{"resolved", func(in *Incident) any { return &in.Resolved }},
+	{"time_zone", func(in *Incident) any { return &in.TimeZone }},
+	{"ttd", func(in *Incident) any { return &in.TTD }},
+	{"ttr", func(in *Incident) any { return &in.TTR }},
+	{"severity", func(in *Incident) any { return &in.Severity }},
+	{"scope", func(in *Incident) any { return &in.Scope }},
+	{"users_affected", func(in *Incident) any { return &in.UsersAffected }},
+	{"region", func(in *Incident) any { return &in.Region }},
+	{"categories", func(in *Incident) any { return &in.Categories }},
+	{"keywords", func(in *Incident) any { return &in.Keywords }},
+	{"symptoms", func(in *Incident) any { return &in.Symptoms }},
+	{"root_cause", func(in *Incident) any { return &in.RootCause }},
+	{"trigger", func(in *Incident) any { return &in.Trigger }},
+	{"detection", func(in *Incident) any { return &in.Detection }},
+	{"remediation", func(in *Incident) any { return &in.Remediation }},
+	{"action_items", func(in *Incident) any { return &in.ActionItems }},
+	{"lessons", func(in *Incident) any { return &in.Lessons }},
+	{"sources", func(in *Incident) any { return &in.Sources }},
+	{"references", func(in *Incident) any { return &in.References }},
+}
+
+// timeFields are the fields that must agree with each other: a merge that
+// leaves them out of order takes them all from one version.
+var timeFields = map[string]bool{"date": true, "start": true, "detected": true, "mitigated": true, "resolved": true, "time_zone": true, "ttd": true, "ttr": true}
+
+func emptyField(p any) bool {
+	v := reflect.ValueOf(p).Elem()
+	switch v.Kind() {
+	case reflect.String:
+		return strings.TrimSpace(v.String()) == ""
+	case reflect.Pointer, reflect.Slice:
+		return v.IsNil() || (v.Kind() == reflect.Slice && v.Len() == 0)
+	}
+	return v.IsZero()
+}
+
+func copyField(dst, src any) { reflect.ValueOf(dst).Elem().Set(reflect.ValueOf(src).Elem()) }
+
+func sameField(a, b any) bool {
+	if emptyField(a) && emptyField(b) {
+		return true
+	}
+	if ta, ok := a.(**time.Time); ok {
+		tb := b.(**time.Time)
+		return *ta != nil && *tb != nil && (*ta).Equal(**tb)
+	}
+	return reflect.DeepEqual(reflect.ValueOf(a).Elem().Interface(), reflect.ValueOf(b).Elem().Interface())
+}
+
+// MergeReport says what a merge took from the stored version.
+type MergeReport struct {
+	// Kept are the fields the new version lacked, kept from the stored one.
+	Kept []string
+	// Preferred are the fields both had where the stored (hand-written)
+	// value was kept over the new one.
+	Preferred []string
+	// Dropped are kept time fields given up because, with the new
+	// version's times, they would have been out of order.
+	Dropped []string
+}
+
+// Empty reports whether the merge took nothing from the stored version.
+func (r MergeReport) Empty() bool { return len(r.Kept) == 0 && len(r.Preferred) == 0 }
+
+// MergeFrom gives in, the new version of a case, what the stored version
+// old has and in lacks, field by field; with preferOld (old was written
+// by hand) also old's value of every field both have. Aliases are the
+// union of both. Times are kept only together with what they must agree
+// with: when the kept times would be out of order with the new ones (a
+// detection before the start), in keeps its own times and the stored
+// ones are listed in Dropped.
+func (in *Incident) MergeFrom(old *Incident, preferOld bool) MergeReport {
+	var r MergeReport
+	saved := *in
+	for _, f := range mergeFields {
+		dst, src := f.get(in), f.get(old)
+		switch {
+		case emptyField(src):
+		case emptyField(dst):
+			copyField(dst, src)
+			r.Kept = append(r.Kept, f.name)
+		case preferOld && !sameField(dst, src):
+			copyField(dst, src)
+			r.Preferred = append(r.Preferred, f.name)
+		}
+	}
+	if err := in.timeOrder(); err != nil {
+		for _, f := range mergeFields {
+			if timeFields[f.name] {
+				copyField(f.get(in), f.get(&saved))
+			}
+		}
+		r.Kept, r.Dropped = dropTimes(r.Kept, r.Dropped)
+		r.Preferred, r.Dropped = dropTimes(r.Preferred, r.Dropped)
+	}
+	for _, a := range old.Aliases {
+		if a != in.ID && !contains(in.Aliases, a) {
+			in.Aliases = append(in.Aliases, a)
+		}
+	}
+	return r
+}
+
+func dropTimes(names, dropped []string) (kept, out []string) {
+	for _, n := range names {
+		if timeFields[n] {
+			dropped = append(dropped, n)
+		} else {
+			kept = append(kept, n)
+		}
+	}
+	return kept, dropped
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// timeOrder checks what Validate checks of the times: detection and
+// resolution not before the start, durations in range.
+func (in *Incident) timeOrder() error {
+	if in.Start != nil && in.Resolved != nil && in.Resolved.Before(*in.Start) {
+		return Errorf(ErrRange, "resolved before start")
+	}
+	if in.Start != nil && in.Detected != nil && in.Detected.Before(*in.Start) {
+		return Errorf(ErrRange, "detected before start")
+	}
+	if in.Start != nil && in.Mitigated != nil && in.Mitigated.Before(*in.Start) {
+		return Errorf(ErrRange, "mitigated before start")
+	}
+	return nil
+}
+
+// HandWritten reports whether a stored case was written by a person: a
+// case JSON document (the bundled corpus, a file written or edited by
+// hand, 'incidents show -o json' edited and imported again). Its values
+// win over an import's (MergeFrom with preferOld).
+func (in *Incident) HandWritten() bool { return in.Format == "json" }

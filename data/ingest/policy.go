@@ -1,0 +1,92 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"incidents/data/incident"
+)
+
+// The batch policy decides, before a batch is stored, what each case
+// becomes given what the database already holds: an update never
+// downgrades a case (Reconcile), and a case that is another report of a
+// stored one is merged into it (Dedupe, dupes.go). The CLI runs it
+// between reading the files and the store's upsert.
+
+// Stored is what the batch policy reads of the database.
+type Stored interface {
+	// Cases returns the stored cases with these ids; ids not stored are
+	// absent from the map.
+	Cases(ctx context.Context, ids []string) (map[string]*incident.Incident, error)
+}
+
+// Policy are the user's choices about a batch.
+type Policy struct {
+	// Replace stores each case as its file states it: fields the file
+	// lacks are dropped, and an import replaces a hand-written case.
+	Replace bool
+	// KeepSeparate stores duplicates as cases of their own instead of
+	// merging them into the case they repeat.
+	KeepSeparate bool
+}
+
+// Reconcile applies the never-downgrade rule to the cases of a batch that
+// update stored ones (incident.MergeFrom): the new version keeps, field by
+// field, what the stored one has and it lacks; over a hand-written stored
+// case (case JSON: the bundled corpus, a file written by hand) an import
+// of another format only adds what the stored case lacks, and the case
+// stays hand-written. It returns, by case id, a note saying what was kept
+// for each case it changed. With p.Replace it does nothing.
+func Reconcile(ctx context.Context, cases []*incident.Incident, st Stored, p Policy) (map[string]string, error) {
+	if p.Replace || len(cases) == 0 || st == nil {
+		return nil, nil
+	}
+	ids := make([]string, len(cases))
+	for i, c := range cases {
+		ids[i] = c.ID
+	}
+	stored, err := st.Cases(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	notes := map[string]string{}
+	for _, c := range cases {
+		old := stored[c.ID]
+		if old == nil {
+			continue
+		}
+		if n := reconcileOne(c, old); n != "" {
+			notes[c.ID] = n
+		}
+	}
+	return notes, nil
+}
+
+// reconcileOne merges the stored version old into c and says what it kept.
+func reconcileOne(c, old *incident.Incident) string {
+	preferOld := old.HandWritten() && !c.HandWritten()
+	r := c.MergeFrom(old, preferOld)
+	if preferOld && !r.Empty() {
+		// The case stays the hand-written one, with what the import added.
+		c.Format = old.Format
+	}
+	var parts []string
+	if len(r.Kept) > 0 {
+		parts = append(parts, fmt.Sprintf("kept %s the new file lacks (%s); --replace to drop them",
+			plural(len(r.Kept), "1 field", fmt.Sprintf("%d fields", len(r.Kept))), strings.Join(r.Kept, ", ")))
+	}
+	if len(r.Preferred) > 0 {
+		parts = append(parts, fmt.Sprintf("kept %s written by hand over the file's (%s); --replace to take the file's",
+			plural(len(r.Preferred), "1 field", fmt.Sprintf("%d fields", len(r.Preferred))), strings.Join(r.Preferred, ", ")))
+	}
+	if len(r.Dropped) > 0 {
+		sort.Strings(r.Dropped)
+		parts = append(parts, fmt.Sprintf("stored %s not kept: out of order with the file's times", strings.Join(r.Dropped, ", ")))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return c.ID + ": " + strings.Join(parts, "; ")
+}
