@@ -2,6 +2,7 @@ package incident
 
 import (
 	"reflect"
+	"sort"
 	"strings"
 	"time"
 )
@@ -93,8 +94,8 @@ func (r MergeReport) Empty() bool { return len(r.Kept) == 0 && len(r.Preferred) 
 
 // MergeFrom gives in, the new version of a case, what the stored version
 // old has and in lacks, field by field; with preferOld (old was written
-// by hand) also old's value of every field both have. Aliases are the
-// union of both. Times are kept only together with what they must agree
+// by hand) also old's value of every field both have. Aliases and sources
+// (by URL) are the union of both. Times are kept only together with what they must agree
 // with: when the kept times would be out of order with the new ones (a
 // detection before the start), in keeps its own times and the stored
 // ones are listed in Dropped.
@@ -104,6 +105,11 @@ func (in *Incident) MergeFrom(old *Incident, preferOld bool) MergeReport {
 	for _, f := range mergeFields {
 		dst, src := f.get(in), f.get(old)
 		switch {
+		case f.name == "sources" && !emptyField(src) && !emptyField(dst):
+			// Sources are evidence: the stored ones the new version lacks stay.
+			if n := in.keepSources(old.Sources); n > 0 {
+				r.Kept = append(r.Kept, f.name)
+			}
 		case emptyField(src):
 		case emptyField(dst):
 			copyField(dst, src)
@@ -122,12 +128,35 @@ func (in *Incident) MergeFrom(old *Incident, preferOld bool) MergeReport {
 		r.Kept, r.Dropped = dropTimes(r.Kept, r.Dropped)
 		r.Preferred, r.Dropped = dropTimes(r.Preferred, r.Dropped)
 	}
+	added := false
 	for _, a := range old.Aliases {
 		if a != in.ID && !contains(in.Aliases, a) {
 			in.Aliases = append(in.Aliases, a)
+			added = true
 		}
 	}
+	if added {
+		sort.Strings(in.Aliases) // one order whichever version brought which alias
+	}
 	return r
+}
+
+// keepSources appends the sources of old whose URL in lacks and returns
+// how many.
+func (in *Incident) keepSources(old []Source) int {
+	have := map[string]bool{}
+	for _, s := range in.Sources {
+		have[s.URL] = true
+	}
+	n := 0
+	for _, s := range old {
+		if !have[s.URL] {
+			in.Sources = append(in.Sources, s)
+			have[s.URL] = true
+			n++
+		}
+	}
+	return n
 }
 
 func dropTimes(names, dropped []string) (kept, out []string) {

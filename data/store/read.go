@@ -370,3 +370,36 @@ func (s *Store) Cases(ctx context.Context, ids []string) (map[string]*incident.I
 	}
 	return out, nil
 }
+
+// Identities returns every case with only what duplicate detection
+// compares (ingest.IdentityReader): id, organisation, date, start,
+// aliases and source URLs. It reads columns, not the stored documents.
+func (s *Store) Identities(ctx context.Context) ([]*incident.Incident, error) {
+	rows, err := s.h.db.QueryContext(ctx, `SELECT i.id, i.org, coalesce(i.date, ''), i.start_ts, i.aliases, s.urls
+FROM core.live_incidents i
+LEFT JOIN (SELECT incident_id, list(url ORDER BY seq) AS urls FROM core.live_sources WHERE url IS NOT NULL GROUP BY incident_id) s ON s.incident_id = i.id
+ORDER BY i.id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*incident.Incident
+	for rows.Next() {
+		in := new(incident.Incident)
+		var start sql.NullTime
+		var aliases, urls any
+		if err := rows.Scan(&in.ID, &in.Org, &in.Date, &start, &aliases, &urls); err != nil {
+			return nil, err
+		}
+		if start.Valid {
+			t := start.Time.UTC()
+			in.Start = &t
+		}
+		in.Aliases = indexStrs(aliases)
+		for _, u := range indexStrs(urls) {
+			in.Sources = append(in.Sources, incident.Source{URL: u})
+		}
+		out = append(out, in)
+	}
+	return out, rows.Err()
+}

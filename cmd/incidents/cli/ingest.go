@@ -60,6 +60,7 @@ summary of the corpus goes to stdout.`,
 	cmd.Flags().StringVar(&of.TimeZone, "tz", "", "zone of times written without an offset (Jira exports), e.g. Europe/Berlin")
 	cmd.Flags().StringArrayVar(&of.Maps, "map", nil, "CSV columns onto case fields: title=Summary,start=created_on (repeatable; A|B tries A, then B)")
 	cmd.Flags().StringVar(&of.MappingFile, "mapping", "", "a YAML mapping file for CSV columns (preset, org, id_prefix, time_zone, date_format, columns)")
+	cmd.Flags().BoolVar(&policy.KeepSeparate, "keep-separate", false, "store duplicates of stored cases (same source URL, or same organisation, day and text) as cases of their own instead of merging them")
 	cmd.Flags().BoolVar(&policy.Replace, "replace", false, "store each case as its file states it: drop the fields it lacks, and replace cases written by hand")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if !bundled && len(args) == 0 {
@@ -149,11 +150,20 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 		return err
 	}
 	defer s.Close()
-	notes, err := ingest.Reconcile(ctx, b.Cases, s, policy)
+	read := len(b.Cases)
+	cases, dups, err := ingest.Dedupe(ctx, b.Cases, s, policy)
 	if err != nil {
 		return err
 	}
-	rep, err := s.Upsert(ctx, b.Cases, store.RunInfo{Source: source, Files: b.Files, Rejected: len(b.Bad), Started: started})
+	cases, refLinks, err := ingest.LinkReferences(ctx, cases, s)
+	if err != nil {
+		return err
+	}
+	notes, err := ingest.Reconcile(ctx, cases, s, policy)
+	if err != nil {
+		return err
+	}
+	rep, err := s.Upsert(ctx, cases, store.RunInfo{Source: source, Files: b.Files, Rejected: len(b.Bad), Started: started})
 	if err != nil {
 		return err
 	}
@@ -164,14 +174,22 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 	}
 	ctx = context.WithoutCancel(ctx)
 	printNotes(app, rep, notes, perFile)
+	merged := printDups(app, dups, perFile)
+	for _, l := range refLinks {
+		fmt.Fprintln(app.Stderr, l)
+	}
 	if perFile {
-		reportFiles(app, b, rep)
+		reportFiles(app, b, rep, dups)
 	}
 	for _, e := range b.Errors() {
 		fmt.Fprintf(app.Stderr, "rejected: %v\n", e)
 	}
-	fmt.Fprintf(app.Stderr, "ingest: %d files, %s: %d new, %d updated, %d unchanged; %d rejected\n",
-		b.Files, plural(len(b.Cases), "case", "cases"), rep.New, rep.Updated, rep.Unchanged, len(b.Bad))
+	dupNote := ""
+	if merged > 0 {
+		dupNote = fmt.Sprintf("; %d merged into the cases they repeat", merged)
+	}
+	fmt.Fprintf(app.Stderr, "ingest: %d files, %s: %d new, %d updated, %d unchanged%s; %d rejected\n",
+		b.Files, plural(read, "case", "cases"), rep.New, rep.Updated, rep.Unchanged, dupNote, len(b.Bad))
 	if err := reportCorpus(ctx, app, s, rep); err != nil {
 		return err
 	}
@@ -180,9 +198,10 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 	return b.Partial()
 }
 
-// reportFiles lists every stored file with what became of its cases and
-// the importer's notes.
-func reportFiles(app *App, b *ingest.Batch, rep *store.IngestReport) {
+// reportFiles lists every stored file with what became of its cases (the
+// duplicates it held merged into the cases they repeat) and the
+// importer's notes.
+func reportFiles(app *App, b *ingest.Batch, rep *store.IngestReport, dups []ingest.Duplicate) {
 	counts := map[string]map[store.Status]int{}
 	for _, it := range rep.Items {
 		f := b.FileOf[it.ID]
@@ -191,10 +210,18 @@ func reportFiles(app *App, b *ingest.Batch, rep *store.IngestReport) {
 		}
 		counts[f][it.Status]++
 	}
+	for _, d := range dups {
+		if f := b.FileOf[d.ID]; f != "" && d.Merged {
+			if counts[f] == nil {
+				counts[f] = map[store.Status]int{}
+			}
+			counts[f][statusMerged]++
+		}
+	}
 	for _, r := range b.Good {
 		c := counts[r.Path]
 		var parts []string
-		for _, st := range []store.Status{store.StatusNew, store.StatusUpdated, store.StatusUnchanged} {
+		for _, st := range []store.Status{store.StatusNew, store.StatusUpdated, store.StatusUnchanged, statusMerged} {
 			if c[st] > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s", c[st], st))
 			}
@@ -228,6 +255,33 @@ func reportCorpus(ctx context.Context, app *App, s *store.Store, rep *store.Inge
 		}
 	}
 	return nil
+}
+
+// statusMerged counts, per file, the cases merged into the case they
+// repeat (they have no upsert status of their own).
+const statusMerged store.Status = "merged into the cases they repeat"
+
+// printDups says of each duplicate what it repeats and what became of it;
+// it returns how many were merged.
+func printDups(app *App, dups []ingest.Duplicate, perFile bool) int {
+	merged := 0
+	for i, d := range dups {
+		if d.Merged {
+			merged++
+		}
+		if !perFile && i >= perFileReportMax {
+			continue
+		}
+		what := "merged into it (--keep-separate to store it on its own)"
+		if !d.Merged {
+			what = "stored on its own (--keep-separate)"
+		}
+		fmt.Fprintf(app.Stderr, "%s: duplicate of %s (%s); %s\n", d.ID, d.Of, d.Evidence, what)
+	}
+	if !perFile && len(dups) > perFileReportMax {
+		fmt.Fprintf(app.Stderr, "… and %d more duplicates ('incidents dupes' lists likely ones; --verbose here)\n", len(dups)-perFileReportMax)
+	}
+	return merged
 }
 
 // printNotes prints the batch policy's notes of the cases the upsert

@@ -106,3 +106,35 @@ func TestIngestNeverDowngrades(t *testing.T) {
 		t.Errorf("--replace kept %q %v %s", c.Product, c.Detected, c.Format)
 	}
 }
+
+// TestIngestDuplicates: seed 003 pasted over the bundled corpus is a
+// duplicate of gcp-2022-06-14 and is merged into it, loudly; --keep-separate
+// stores it and 'incidents dupes' lists it.
+func TestIngestDuplicates(t *testing.T) {
+	db := tempDB(t)
+	mustRun(t, "--db", db, "ingest", "--bundled")
+	seed := filepath.Join(seedsDir, "003_662ff49bae255b5c.txt")
+	out, _ := mustRun(t, "--db", db, "dupes")
+	if !strings.Contains(out, "ID") || strings.Count(out, "\n") > 3 {
+		t.Errorf("dupes of the bundled corpus:\n%s", out)
+	}
+	keep := tempDB(t)
+	mustRun(t, "--db", keep, "ingest", "--bundled")
+	_, errOut := mustRun(t, "--db", db, "ingest", seed)
+	if !strings.Contains(errOut, "gcp-2022-06-14-651394: duplicate of gcp-2022-06-14 (same organisation and day (Google Cloud, 2022-06-14)") ||
+		!strings.Contains(errOut, "1 merged into the cases they repeat") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+	if c := showCase(t, db, "gcp-2022-06-14-651394"); c.ID != "gcp-2022-06-14" {
+		t.Errorf("the pasted seed is not an alias: %s", c.ID)
+	}
+	out, _ = mustRun(t, "--db", db, "sql", "-o", "csv", "SELECT count(*) FROM incidents")
+	if !strings.Contains(out, "195") {
+		t.Errorf("cases after the merge: %s", out)
+	}
+	mustRun(t, "--db", keep, "ingest", "--keep-separate", seed)
+	out, _ = mustRun(t, "--db", keep, "dupes", "-o", "csv")
+	if !strings.Contains(out, "gcp-2022-06-14-651394,gcp-2022-06-14,") {
+		t.Errorf("dupes after --keep-separate:\n%s", out)
+	}
+}

@@ -1,0 +1,156 @@
+package ingest
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"incidents/data/incident"
+)
+
+// storedIDs is an IdentityReader over a map (identities and full cases).
+type storedIDs map[string]*incident.Incident
+
+func (s storedIDs) Cases(ctx context.Context, ids []string) (map[string]*incident.Incident, error) {
+	return storedCases(s).Cases(ctx, ids)
+}
+
+func (s storedIDs) Identities(context.Context) ([]*incident.Incident, error) {
+	var out []*incident.Incident
+	for _, c := range s {
+		out = append(out, &incident.Incident{ID: c.ID, Org: c.Org, Date: c.Date, Start: c.Start, Aliases: c.Aliases, Sources: c.Sources})
+	}
+	return out, nil
+}
+
+func dupCase(id, org, date, url, text string) *incident.Incident {
+	c := &incident.Incident{ID: id, Org: org, Date: date, Title: "T " + id, Narrative: text, Format: "markdown"}
+	if url != "" {
+		c.Sources = []incident.Source{{URL: url}}
+	}
+	return c
+}
+
+const dupText = "The health checking service shared a resource pool with the frontends; rerouted traffic overloaded it, " +
+	"health checks failed, the network control plane slowed and administrative operations in us-central1 were delayed for hours."
+
+func TestURLKey(t *testing.T) {
+	for _, tt := range []struct{ a, b string }{
+		{"https://www.example.com/post/1/", "http://example.com/post/1"},
+		{"https://web.archive.org/web/20200101000000/https://example.com/post/1", "https://example.com/post/1#top"},
+	} {
+		if urlKey(tt.a) != urlKey(tt.b) || urlKey(tt.a) == "" {
+			t.Errorf("%q and %q: %q vs %q", tt.a, tt.b, urlKey(tt.a), urlKey(tt.b))
+		}
+	}
+	for _, u := range []string{"https://status.example.com/", "not a url", ""} {
+		if k := urlKey(u); k != "" {
+			t.Errorf("%q is no evidence, got key %q", u, k)
+		}
+	}
+}
+
+// TestDedupe: duplicates by source URL and by organisation, day and text
+// merge into the case they repeat (stored or earlier in the batch); what
+// contradicts (another day, another product, starts hours apart, two
+// hand-written cases) stays separate; --keep-separate only reports.
+func TestDedupe(t *testing.T) {
+	ctx := context.Background()
+	stored := storedIDs{"X-1": dupCase("X-1", "Google Cloud", "2022-06-14", "https://status.example.com/incident/17", dupText)}
+	stored["X-1"].Product = "Networking"
+	batch := []*incident.Incident{
+		dupCase("D-url", "GCP", "2022-06", "http://status.example.com/incident/17/", "other words entirely"),
+		dupCase("D-text", "Google", "2022-06-14", "", "Pasted again: "+dupText),
+		dupCase("N-day", "Google Cloud", "2022-06-15", "", dupText),
+		dupCase("N-urlday", "Google Cloud", "2022-06-16", "https://status.example.com/incident/17", dupText),
+		func() *incident.Incident {
+			c := dupCase("N-product", "Google Cloud", "2022-06-14", "", dupText)
+			c.Product = "Billing"
+			return c
+		}(),
+	}
+	keep, dups, err := Dedupe(ctx, batch, stored, Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range dups {
+		got = append(got, d.ID+">"+d.Of)
+		if !d.Merged {
+			t.Errorf("%s not merged", d.ID)
+		}
+	}
+	if strings.Join(got, " ") != "D-url>X-1 D-text>X-1" {
+		t.Fatalf("duplicates %v", got)
+	}
+	ids := map[string]*incident.Incident{}
+	for _, c := range keep {
+		ids[c.ID] = c
+	}
+	x := ids["X-1"]
+	if x == nil || len(keep) != 4 || strings.Join(x.Aliases, ",") != "D-text,D-url" || len(x.Sources) != 2 {
+		t.Fatalf("kept %d cases; X-1 %+v", len(keep), x)
+	}
+	if ids["N-day"] == nil || ids["N-urlday"] == nil || ids["N-product"] == nil {
+		t.Errorf("contradicting cases were merged: %v", keep)
+	}
+	if !strings.Contains(dups[1].Evidence, "same organisation and day (Google Cloud, 2022-06-14)") || dups[1].Score < DupTextOverlap {
+		t.Errorf("evidence %+v", dups[1])
+	}
+	// Importing the duplicate again finds it by its alias.
+	stored["X-1"] = x
+	_, dups, _ = Dedupe(ctx, []*incident.Incident{dupCase("D-url", "GCP", "2022-06", "", "x")}, stored, Policy{})
+	if len(dups) != 1 || dups[0].Of != "X-1" {
+		t.Errorf("re-import of a merged duplicate: %+v", dups)
+	}
+	// --keep-separate reports and stores.
+	keep, dups, _ = Dedupe(ctx, []*incident.Incident{dupCase("D-2", "Google Cloud", "2022-06-14", "https://status.example.com/incident/17", "")}, stored, Policy{KeepSeparate: true})
+	if len(keep) != 1 || len(dups) != 1 || dups[0].Merged {
+		t.Errorf("--keep-separate: %v %+v", keep, dups)
+	}
+	// Starts over an hour apart are two incidents; two case JSON files stay two cases.
+	a, b := dupCase("S-1", "Acme", "2024-01-01", "", dupText), dupCase("S-2", "Acme", "2024-01-01", "", dupText)
+	s1, s2 := time.Date(2024, 1, 1, 1, 0, 0, 0, time.UTC), time.Date(2024, 1, 1, 9, 0, 0, 0, time.UTC)
+	a.Start, b.Start = &s1, &s2
+	h1, h2 := dupCase("H-1", "Acme", "2024-02-01", "https://acme.test/post", ""), dupCase("H-2", "Acme", "2024-02-01", "https://acme.test/post", "")
+	h1.Format, h2.Format = "json", "json"
+	if keep, dups, _ := Dedupe(ctx, []*incident.Incident{a, b, h1, h2}, nil, Policy{}); len(keep) != 4 || len(dups) != 0 {
+		t.Errorf("separate cases merged: %+v", dups)
+	}
+	if got := FindDuplicates([]*incident.Incident{h1, h2}); len(got) != 1 {
+		t.Errorf("dupes lists hand-written pairs: %+v", got)
+	}
+	// Of two new reports the richer is kept.
+	poor := dupCase("P-1", "Acme", "2024-03-01", "https://acme.test/pm", "")
+	rich := dupCase("R-1", "Acme", "2024-03-01", "https://acme.test/pm", strings.Repeat(dupText+" ", 10))
+	rich.Product, rich.RootCause = "API", "a cause"
+	keep, dups, _ = Dedupe(ctx, []*incident.Incident{poor, rich}, nil, Policy{})
+	if len(keep) != 1 || keep[0].ID != "R-1" || dups[0].ID != "P-1" || strings.Join(keep[0].Aliases, ",") != "P-1" {
+		t.Errorf("richer report: %+v %+v", keep, dups)
+	}
+}
+
+// TestLinkReferences: a reference naming no known case becomes the alias
+// of the one case of its organisation and year its title describes.
+func TestLinkReferences(t *testing.T) {
+	ctx := context.Background()
+	aws := dupCase("A-1", "Amazon", "2025-10-19", "", "")
+	aws.Title = "Amazon DynamoDB US-EAST-1 outage of October 2025"
+	aws.Summary = "A latent race condition in DynamoDB's DNS management left the regional endpoint with an empty record."
+	other := dupCase("A-2", "AWS", "2025-06-01", "", "")
+	other.Title = "S3 request errors after a deploy"
+	st := storedIDs{"A-1": aws, "A-2": other}
+	page := &incident.Incident{ID: "IL-0395", Org: "Google Cloud", Title: "p", References: []incident.Reference{
+		{ID: "IL-0150", Org: "Amazon Web Services", Year: 2025, Title: "A latent race condition in DynamoDB's DNS automation left an empty DNS record for dynamodb.us-east-1.amazonaws.com"},
+		{ID: "IL-0999", Org: "Amazon Web Services", Year: 2025, Title: "Kinesis shards stalled after a capacity add"},
+		{ID: "A-2", Org: "AWS", Year: 2025, Title: "known already"},
+	}}
+	cases, links, err := LinkReferences(ctx, []*incident.Incident{page}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(links) != 1 || links[0].ID != "IL-0150" || links[0].To != "A-1" || len(cases) != 2 || strings.Join(cases[1].Aliases, ",") != "IL-0150" {
+		t.Fatalf("links %+v, cases %d", links, len(cases))
+	}
+}
