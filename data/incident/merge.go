@@ -128,6 +128,9 @@ func (in *Incident) MergeFrom(old *Incident, preferOld bool) MergeReport {
 		r.Kept, r.Dropped = dropTimes(r.Kept, r.Dropped)
 		r.Preferred, r.Dropped = dropTimes(r.Preferred, r.Dropped)
 	}
+	if n := in.keepImportedTags(old.Tags); n != "" {
+		r.Kept = append(r.Kept, n)
+	}
 	added := false
 	for _, a := range old.Aliases {
 		if a != in.ID && !contains(in.Aliases, a) {
@@ -139,6 +142,35 @@ func (in *Incident) MergeFrom(old *Incident, preferOld bool) MergeReport {
 		sort.Strings(in.Aliases) // one order whichever version brought which alias
 	}
 	return r
+}
+
+// keepImportedTags copies the imported tags of old in the facets in has
+// no imported tag of (a facet is a field: the new version's imported tags
+// of a facet replace the old ones, a facet it lacks is kept) and names
+// what it kept ("tags (root_cause)"), or "".
+func (in *Incident) keepImportedTags(old []Tag) string {
+	have := map[Facet]bool{}
+	for _, t := range in.Tags {
+		if t.Origin == Imported {
+			have[t.Facet] = true
+		}
+	}
+	var kept []string
+	seen := map[Facet]bool{}
+	for _, t := range old {
+		if t.Origin != Imported || have[t.Facet] {
+			continue
+		}
+		in.Tags = MergeTags(in.Tags, t)
+		if !seen[t.Facet] {
+			seen[t.Facet] = true
+			kept = append(kept, string(t.Facet))
+		}
+	}
+	if len(kept) == 0 {
+		return ""
+	}
+	return "tags (" + strings.Join(kept, ", ") + ")"
 }
 
 // keepSources appends the sources of old whose URL in lacks and returns

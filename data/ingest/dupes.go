@@ -46,6 +46,9 @@ type Duplicate struct {
 	// Merged says the ingest merged the duplicate into Of (else it was
 	// stored on its own, --keep-separate).
 	Merged bool `json:"merged,omitempty"`
+	// Again says the duplicate was merged into Of by an earlier ingest
+	// (its id is an alias of Of): importing it again is an update of Of.
+	Again bool `json:"again,omitempty"`
 }
 
 // IdentityReader is what duplicate detection reads of the database
@@ -353,7 +356,7 @@ func Dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 		if e := f.byID[c.ID]; e != nil && e.stored {
 			if e.c.ID != c.ID && !p.KeepSeparate {
 				// A duplicate merged before, imported again.
-				dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: "merged into it before (an alias)", Merged: true})
+				dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: "merged into it before (an alias)", Merged: true, Again: true})
 				keep = f.mergeInto(ctx, keep, inBatch, e, c)
 				continue
 			}

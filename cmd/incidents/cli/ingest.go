@@ -174,12 +174,13 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 	}
 	ctx = context.WithoutCancel(ctx)
 	printNotes(app, rep, notes, perFile)
+	dups, again := unchangedAgain(dups, rep)
 	merged := printDups(app, dups, perFile)
 	for _, l := range refLinks {
 		fmt.Fprintln(app.Stderr, l)
 	}
 	if perFile {
-		reportFiles(app, b, rep, dups)
+		reportFiles(app, b, rep, dups, again)
 	}
 	for _, e := range b.Errors() {
 		fmt.Fprintf(app.Stderr, "rejected: %v\n", e)
@@ -189,7 +190,7 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 		dupNote = fmt.Sprintf("; %d merged into the cases they repeat", merged)
 	}
 	fmt.Fprintf(app.Stderr, "ingest: %d files, %s: %d new, %d updated, %d unchanged%s; %d rejected\n",
-		b.Files, plural(read, "case", "cases"), rep.New, rep.Updated, rep.Unchanged, dupNote, len(b.Bad))
+		b.Files, plural(read, "case", "cases"), rep.New, rep.Updated, rep.Unchanged+len(again), dupNote, len(b.Bad))
 	if err := reportCorpus(ctx, app, s, rep); err != nil {
 		return err
 	}
@@ -199,9 +200,9 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 }
 
 // reportFiles lists every stored file with what became of its cases (the
-// duplicates it held merged into the cases they repeat) and the
-// importer's notes.
-func reportFiles(app *App, b *ingest.Batch, rep *store.IngestReport, dups []ingest.Duplicate) {
+// duplicates it held merged into the cases they repeat; again, those
+// merged before, count as unchanged) and the importer's notes.
+func reportFiles(app *App, b *ingest.Batch, rep *store.IngestReport, dups, again []ingest.Duplicate) {
 	counts := map[string]map[store.Status]int{}
 	for _, it := range rep.Items {
 		f := b.FileOf[it.ID]
@@ -216,6 +217,14 @@ func reportFiles(app *App, b *ingest.Batch, rep *store.IngestReport, dups []inge
 				counts[f] = map[store.Status]int{}
 			}
 			counts[f][statusMerged]++
+		}
+	}
+	for _, d := range again {
+		if f := b.FileOf[d.ID]; f != "" {
+			if counts[f] == nil {
+				counts[f] = map[store.Status]int{}
+			}
+			counts[f][store.StatusUnchanged]++
 		}
 	}
 	for _, r := range b.Good {
@@ -260,6 +269,24 @@ func reportCorpus(ctx context.Context, app *App, s *store.Store, rep *store.Inge
 // statusMerged counts, per file, the cases merged into the case they
 // repeat (they have no upsert status of their own).
 const statusMerged store.Status = "merged into the cases they repeat"
+
+// unchangedAgain splits off the duplicates merged by an earlier ingest
+// whose case this one left unchanged: importing them again changed
+// nothing, and they count as unchanged.
+func unchangedAgain(dups []ingest.Duplicate, rep *store.IngestReport) (rest, again []ingest.Duplicate) {
+	status := map[string]store.Status{}
+	for _, it := range rep.Items {
+		status[it.ID] = it.Status
+	}
+	for _, d := range dups {
+		if d.Again && status[d.Of] == store.StatusUnchanged {
+			again = append(again, d)
+		} else {
+			rest = append(rest, d)
+		}
+	}
+	return rest, again
+}
 
 // printDups says of each duplicate what it repeats and what became of it;
 // it returns how many were merged.
