@@ -49,6 +49,9 @@ type Duplicate struct {
 	// Again says the duplicate was merged into Of by an earlier ingest
 	// (its id is an alias of Of): importing it again is an update of Of.
 	Again bool `json:"again,omitempty"`
+	// Possible says the evidence does not suffice to merge (the same
+	// source URL with dates that disagree): the case was stored on its own.
+	Possible bool `json:"possible,omitempty"`
 }
 
 // IdentityReader is what duplicate detection reads of the database
@@ -99,8 +102,16 @@ func dayOf(c *incident.Incident) string {
 // the outages of two days is two incidents).
 func datesAgree(a, b *incident.Incident) bool {
 	da, db := a.Date, b.Date
-	if da == "" || db == "" {
+	if da == "" || db == "" || urlDated(a) || urlDated(b) {
 		return true
+	}
+	if len(da) == 10 && len(db) == 10 {
+		// A day apart is one day in two zones (an evening in US/Pacific is
+		// the next day in UTC).
+		ta, err1 := time.Parse("2006-01-02", da)
+		tb, err2 := time.Parse("2006-01-02", db)
+		d := ta.Sub(tb)
+		return err1 == nil && err2 == nil && d <= 24*time.Hour && d >= -24*time.Hour
 	}
 	return strings.HasPrefix(da, db) || strings.HasPrefix(db, da)
 }
@@ -135,6 +146,18 @@ func productKey(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// urlDated reports a date read from the case's own source URL (the list
+// importer dates entries so): that is when the post was published, often
+// weeks after the incident, so it contradicts nothing.
+func urlDated(c *incident.Incident) bool {
+	for _, s := range c.Sources {
+		if d, ok := urlDate(s.URL); ok && d.String() == c.Date {
+			return true
+		}
+	}
+	return false
 }
 
 // separateByHand: two cases written by hand (case JSON, such as the
@@ -257,14 +280,37 @@ func (f *dupFinder) termsOf(e *dupEntry) map[string]bool {
 	return e.terms
 }
 
-// match returns the case c repeats and the evidence, or nil.
-func (f *dupFinder) match(c *incident.Incident) (*dupEntry, string, float64) {
+// match returns the case c repeats and the evidence, or nil. weak says
+// the evidence is not enough to merge: the same source URL with dates that
+// disagree (one post may tell of two incidents, or date one of them later).
+func (f *dupFinder) match(c *incident.Incident) (e *dupEntry, evidence string, score float64, weak bool) {
+	var weakEntry *dupEntry
+	weakWhy := ""
 	for _, s := range c.Sources {
 		k := urlKey(s.URL)
-		if e := f.byURL[k]; k != "" && e != nil && e.c.ID != c.ID && datesAgree(e.c, c) {
-			return e, "same source URL " + s.URL, 0
+		e := f.byURL[k]
+		if k == "" || e == nil || e.c.ID == c.ID {
+			continue
+		}
+		if datesAgree(e.c, c) {
+			return e, "same source URL " + s.URL, 0, false
+		}
+		if weakEntry == nil {
+			weakEntry, weakWhy = e, fmt.Sprintf("same source URL %s, but dated %s and %s", s.URL, c.Date, e.c.Date)
 		}
 	}
+	if e, ev, score := f.matchText(c); e != nil {
+		return e, ev, score, false
+	}
+	if weakEntry != nil {
+		return weakEntry, weakWhy, 0, true
+	}
+	return nil, "", 0, false
+}
+
+// matchText finds a same-day case of the same organisation with most of
+// c's words.
+func (f *dupFinder) matchText(c *incident.Incident) (*dupEntry, string, float64) {
 	k := dayKey(c)
 	if k == "" {
 		return nil, "", 0
@@ -295,8 +341,8 @@ func FindDuplicates(cases []*incident.Incident) []Duplicate {
 	f := newDupFinder()
 	var out []Duplicate
 	for _, c := range cases {
-		if e, ev, score := f.match(c); e != nil {
-			out = append(out, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: ev, Score: score})
+		if e, ev, score, weak := f.match(c); e != nil {
+			out = append(out, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: ev, Score: score, Possible: weak})
 			continue
 		}
 		f.add(&dupEntry{c: c, terms: nil})
@@ -364,13 +410,13 @@ func Dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 			keep = append(keep, c)
 			continue
 		}
-		e, ev, score := f.match(c)
+		e, ev, score, weak := f.match(c)
 		if e != nil && separateByHand(c, e.c) {
 			e = nil
 		}
-		if e == nil || p.KeepSeparate {
+		if e == nil || p.KeepSeparate || weak {
 			if e != nil {
-				dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: ev, Score: score})
+				dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: ev, Score: score, Possible: weak})
 			}
 			inBatch[c.ID] = len(keep)
 			keep = append(keep, c)

@@ -61,7 +61,11 @@ files are never merged).`,
 			if d.Score > 0 {
 				score = strconv.FormatFloat(d.Score, 'f', 2, 64)
 			}
-			t.Rows = append(t.Rows, []string{d.ID, d.Of, score, d.Evidence})
+			ev := d.Evidence
+			if d.Possible {
+				ev = "possibly: " + ev
+			}
+			t.Rows = append(t.Rows, []string{d.ID, d.Of, score, ev})
 		}
 		if err := t.Write(app.Stdout, format); err != nil {
 			return err

@@ -299,11 +299,14 @@ func printDups(app *App, dups []ingest.Duplicate, perFile bool) int {
 		if !perFile && i >= perFileReportMax {
 			continue
 		}
-		what := "merged into it (--keep-separate to store it on its own)"
-		if !d.Merged {
-			what = "stored on its own (--keep-separate)"
+		switch {
+		case d.Possible:
+			fmt.Fprintf(app.Stderr, "%s: possibly a duplicate of %s (%s); stored on its own ('incidents dupes' lists it)\n", d.ID, d.Of, d.Evidence)
+		case d.Merged:
+			fmt.Fprintf(app.Stderr, "%s: duplicate of %s (%s); merged into it (--keep-separate to store it on its own)\n", d.ID, d.Of, d.Evidence)
+		default:
+			fmt.Fprintf(app.Stderr, "%s: duplicate of %s (%s); stored on its own (--keep-separate)\n", d.ID, d.Of, d.Evidence)
 		}
-		fmt.Fprintf(app.Stderr, "%s: duplicate of %s (%s); %s\n", d.ID, d.Of, d.Evidence, what)
 	}
 	if !perFile && len(dups) > perFileReportMax {
 		fmt.Fprintf(app.Stderr, "… and %d more duplicates ('incidents dupes' lists likely ones; --verbose here)\n", len(dups)-perFileReportMax)
