@@ -54,9 +54,9 @@ type Duplicate struct {
 	Possible bool `json:"possible,omitempty"`
 }
 
-// IdentityReader is what duplicate detection reads of the database
-// besides Stored: every case's id, organisation, date, sources and
-// aliases (Store.Identities), cheap to read for all cases.
+// IdentityReader is what the batch policy reads of the database besides
+// Stored: every case's id, organisation, date, sources, aliases and
+// content hash (Store.Identities), cheap to read for all cases.
 type IdentityReader interface {
 	Stored
 	Identities(ctx context.Context) ([]*incident.Incident, error)
@@ -374,15 +374,29 @@ func richness(c *incident.Incident) int {
 // never a duplicate of another. It returns the cases to store and one
 // note per duplicate.
 func Dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, p Policy) ([]*incident.Incident, []Duplicate, error) {
+	ids, err := identities(ctx, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	keep, dups := dedupe(ctx, cases, st, ids, p)
+	return keep, dups, nil
+}
+
+// identities reads the stored cases' identities (none without a store).
+func identities(ctx context.Context, st IdentityReader) ([]*incident.Incident, error) {
+	if st == nil {
+		return nil, nil
+	}
+	return st.Identities(ctx)
+}
+
+func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, ids []*incident.Incident, p Policy) ([]*incident.Incident, []Duplicate) {
 	f := newDupFinder()
 	if st != nil {
 		f.loader = func(ids []string) (map[string]*incident.Incident, error) { return st.Cases(ctx, ids) }
-		ids, err := st.Identities(ctx)
-		if err != nil {
-			return nil, nil, err
-		}
 		for _, c := range ids {
-			f.add(&dupEntry{c: c, stored: true})
+			cp := *c // the finder fills in texts it reads
+			f.add(&dupEntry{c: &cp, stored: true})
 		}
 	}
 	var dups []Duplicate
@@ -438,7 +452,7 @@ func Dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 		dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: ev, Score: score, Merged: true})
 		keep = f.mergeInto(ctx, keep, inBatch, e, c)
 	}
-	return keep, dups, nil
+	return keep, dups
 }
 
 // mergeInto merges d into the case of entry e: the batch's version when

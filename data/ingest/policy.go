@@ -40,12 +40,23 @@ type Policy struct {
 // stays hand-written. It returns, by case id, a note saying what was kept
 // for each case it changed. With p.Replace it does nothing.
 func Reconcile(ctx context.Context, cases []*incident.Incident, st Stored, p Policy) (map[string]string, error) {
+	return reconcile(ctx, cases, st, nil, p)
+}
+
+// reconcile is Reconcile; when exists is not nil, only the ids it holds
+// are read from the store.
+func reconcile(ctx context.Context, cases []*incident.Incident, st Stored, exists map[string]bool, p Policy) (map[string]string, error) {
 	if p.Replace || len(cases) == 0 || st == nil {
 		return nil, nil
 	}
-	ids := make([]string, len(cases))
-	for i, c := range cases {
-		ids[i] = c.ID
+	ids := make([]string, 0, len(cases))
+	for _, c := range cases {
+		if exists == nil || exists[c.ID] {
+			ids = append(ids, c.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
 	}
 	stored, err := st.Cases(ctx, ids)
 	if err != nil {
@@ -89,4 +100,44 @@ func reconcileOne(c, old *incident.Incident) string {
 		return ""
 	}
 	return c.ID + ": " + strings.Join(parts, "; ")
+}
+
+// Prepared is a batch after the policy: the cases to store and what the
+// policy did, for the report.
+type Prepared struct {
+	Cases    []*incident.Incident
+	Dups     []Duplicate
+	RefLinks []RefLink
+	// Kept says, by case id, what an update kept (Reconcile).
+	Kept map[string]string
+}
+
+// Prepare applies the whole batch policy, in order: duplicates merged
+// into the cases they repeat (Dedupe), references linked to the cases
+// they describe (LinkReferences), updates that keep what they lack
+// (Reconcile). It reads the stored identities once.
+func Prepare(ctx context.Context, cases []*incident.Incident, st IdentityReader, p Policy) (*Prepared, error) {
+	ids, err := identities(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	out := &Prepared{}
+	out.Cases, out.Dups = dedupe(ctx, cases, st, ids, p)
+	out.Cases, out.RefLinks = linkReferences(ctx, out.Cases, st, ids)
+	// Only the updates whose content differs from the stored case need the
+	// stored case: an identical re-import keeps everything already.
+	hashes := make(map[string]string, len(ids))
+	for _, c := range ids {
+		hashes[c.ID] = c.Hash
+	}
+	exists := map[string]bool{}
+	for _, c := range out.Cases {
+		if h, ok := hashes[c.ID]; ok && (h == "" || incident.ContentHash(c) != h) {
+			exists[c.ID] = true
+		}
+	}
+	if out.Kept, err = reconcile(ctx, out.Cases, st, exists, p); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

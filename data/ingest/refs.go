@@ -41,15 +41,23 @@ type RefLink struct {
 // case, adding their ids as aliases to the cases they describe (stored
 // ones join the batch). It returns the cases to store and what it linked.
 func LinkReferences(ctx context.Context, cases []*incident.Incident, st IdentityReader) ([]*incident.Incident, []RefLink, error) {
-	known := map[string]bool{}
-	var stored []*incident.Incident
-	if st != nil {
-		ids, err := st.Identities(ctx)
-		if err != nil {
-			return nil, nil, err
-		}
-		stored = ids
+	ids, err := identities(ctx, st)
+	if err != nil {
+		return nil, nil, err
 	}
+	out, links := linkReferences(ctx, cases, st, ids)
+	return out, links, nil
+}
+
+func linkReferences(ctx context.Context, cases []*incident.Incident, st IdentityReader, stored []*incident.Incident) ([]*incident.Incident, []RefLink) {
+	anyRefs := false
+	for _, c := range cases {
+		anyRefs = anyRefs || len(c.References) > 0
+	}
+	if !anyRefs {
+		return cases, nil
+	}
+	known := map[string]bool{}
 	inBatch := map[string]int{}
 	for i, c := range cases {
 		inBatch[c.ID] = i
@@ -140,7 +148,7 @@ func LinkReferences(ctx context.Context, cases []*incident.Incident, st Identity
 			links = append(links, RefLink{ID: r.ID, To: target.ID, From: c.ID, Share: bestShare})
 		}
 	}
-	return cases, links, nil
+	return cases, links
 }
 
 // String says what was linked, for the ingest report.

@@ -151,18 +151,11 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 	}
 	defer s.Close()
 	read := len(b.Cases)
-	cases, dups, err := ingest.Dedupe(ctx, b.Cases, s, policy)
+	prep, err := ingest.Prepare(ctx, b.Cases, s, policy)
 	if err != nil {
 		return err
 	}
-	cases, refLinks, err := ingest.LinkReferences(ctx, cases, s)
-	if err != nil {
-		return err
-	}
-	notes, err := ingest.Reconcile(ctx, cases, s, policy)
-	if err != nil {
-		return err
-	}
+	cases, dups, refLinks, notes := prep.Cases, prep.Dups, prep.RefLinks, prep.Kept
 	rep, err := s.Upsert(ctx, cases, store.RunInfo{Source: source, Files: b.Files, Rejected: len(b.Bad), Started: started})
 	if err != nil {
 		return err
