@@ -348,7 +348,6 @@ func tagsOf(ctx context.Context, q querier, query string, args ...any) (map[stri
 	return out, rows.Err()
 }
 
-
 // casesChunk bounds the ids of one query of Cases.
 const casesChunk = 500
 

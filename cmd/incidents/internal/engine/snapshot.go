@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -155,7 +156,16 @@ func (s *Snapshot) ResolveID(id string) (string, error) {
 			}
 		}
 	}
-	switch m := incident.FoldID(id, ids); len(m) {
+	m := incident.FoldID(id, ids)
+	if len(m) == 0 { // an alias written in another case
+		for a, i := range s.alias {
+			if strings.EqualFold(a, id) && !slices.Contains(m, s.Cases[i].ID) {
+				m = append(m, s.Cases[i].ID)
+			}
+		}
+		slices.Sort(m)
+	}
+	switch len(m) {
 	case 0:
 		return "", incident.UnknownID(id, incident.NearestIDs(id, ids))
 	case 1:
