@@ -168,8 +168,11 @@ func separateByHand(a, b *incident.Incident) bool { return a.HandWritten() && b.
 // dupEntry is one case duplicate detection knows.
 type dupEntry struct {
 	c      *incident.Incident
-	stored bool // held by the database (else new in this batch)
-	terms  map[string]bool
+	stored bool // held by the database and not yet read into this batch
+	// known: the database holds this case (it stays set when the stored
+	// version joins the batch, where stored is cleared).
+	known bool
+	terms map[string]bool
 }
 
 // textTerms are the distinctive words of a case's title, summary and
@@ -396,7 +399,7 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 		f.loader = func(ids []string) (map[string]*incident.Incident, error) { return st.Cases(ctx, ids) }
 		for _, c := range ids {
 			cp := *c // the finder fills in texts it reads
-			f.add(&dupEntry{c: &cp, stored: true})
+			f.add(&dupEntry{c: &cp, stored: true, known: true})
 		}
 	}
 	var dups []Duplicate
@@ -406,14 +409,14 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 	// update in the batch then merges into that update.
 	var updates, others []*incident.Incident
 	for _, c := range cases {
-		if e := f.byID[c.ID]; e != nil && e.stored && e.c.ID == c.ID {
+		if e := f.byID[c.ID]; e != nil && e.known && e.c.ID == c.ID {
 			updates = append(updates, c)
 		} else {
 			others = append(others, c)
 		}
 	}
 	for _, c := range append(updates, others...) {
-		if e := f.byID[c.ID]; e != nil && e.stored {
+		if e := f.byID[c.ID]; e != nil && e.known {
 			if e.c.ID != c.ID && !p.KeepSeparate {
 				// A duplicate merged before, imported again.
 				dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: "merged into it before (an alias)", Merged: true, Again: true})
@@ -437,8 +440,9 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 			f.add(&dupEntry{c: c})
 			continue
 		}
-		if !e.stored && richness(c) > richness(e.c) {
-			// The new report says more: it takes the other's place.
+		if !e.known && richness(c) > richness(e.c) {
+			// The new report says more: it takes the other's place (never
+			// a stored case's: its id stays).
 			i := inBatch[e.c.ID]
 			dups = append(dups, Duplicate{ID: e.c.ID, Of: c.ID, Evidence: ev, Score: score, Merged: true})
 			absorb(c, e.c)

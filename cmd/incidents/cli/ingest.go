@@ -167,23 +167,20 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 	}
 	ctx = context.WithoutCancel(ctx)
 	printNotes(app, rep, notes, perFile)
-	dups, again := unchangedAgain(dups, rep)
-	merged := printDups(app, dups, perFile)
+	t := tallyIngest(b, rep, dups)
+	printDups(app, dups, t.again, perFile)
 	for _, l := range refLinks {
 		fmt.Fprintln(app.Stderr, l)
 	}
 	if perFile {
-		reportFiles(app, b, rep, dups, again)
+		reportFiles(app, b, t)
 	}
 	for _, e := range b.Errors() {
 		fmt.Fprintf(app.Stderr, "rejected: %v\n", e)
 	}
-	dupNote := ""
-	if merged > 0 {
-		dupNote = fmt.Sprintf("; %d merged into the cases they repeat", merged)
-	}
-	fmt.Fprintf(app.Stderr, "ingest: %d files, %s: %d new, %d updated, %d unchanged%s; %d rejected\n",
-		b.Files, plural(read, "case", "cases"), rep.New, rep.Updated, rep.Unchanged+len(again), dupNote, len(b.Bad))
+	fmt.Fprintf(app.Stderr, "ingest: %s, %s: %d new, %d updated, %d unchanged%s; %d rejected\n",
+		plural(b.Files, "file", "files"), plural(read, "case", "cases"), t.total[store.StatusNew], t.total[store.StatusUpdated],
+		t.total[store.StatusUnchanged], t.mergedNote(), len(b.Bad))
 	if err := reportCorpus(ctx, app, s, rep); err != nil {
 		return err
 	}
@@ -192,36 +189,10 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 	return b.Partial()
 }
 
-// reportFiles lists every stored file with what became of its cases (the
-// duplicates it held merged into the cases they repeat; again, those
-// merged before, count as unchanged) and the importer's notes.
-func reportFiles(app *App, b *ingest.Batch, rep *store.IngestReport, dups, again []ingest.Duplicate) {
-	counts := map[string]map[store.Status]int{}
-	for _, it := range rep.Items {
-		f := b.FileOf[it.ID]
-		if counts[f] == nil {
-			counts[f] = map[store.Status]int{}
-		}
-		counts[f][it.Status]++
-	}
-	for _, d := range dups {
-		if f := b.FileOf[d.ID]; f != "" && d.Merged {
-			if counts[f] == nil {
-				counts[f] = map[store.Status]int{}
-			}
-			counts[f][statusMerged]++
-		}
-	}
-	for _, d := range again {
-		if f := b.FileOf[d.ID]; f != "" {
-			if counts[f] == nil {
-				counts[f] = map[store.Status]int{}
-			}
-			counts[f][store.StatusUnchanged]++
-		}
-	}
+// reportFiles lists every stored file with what became of its cases.
+func reportFiles(app *App, b *ingest.Batch, t *ingestTally) {
 	for _, r := range b.Good {
-		c := counts[r.Path]
+		c := t.byFile[r.Path]
 		var parts []string
 		for _, st := range []store.Status{store.StatusNew, store.StatusUpdated, store.StatusUnchanged, statusMerged} {
 			if c[st] > 0 {
@@ -263,35 +234,83 @@ func reportCorpus(ctx context.Context, app *App, s *store.Store, rep *store.Inge
 // repeat (they have no upsert status of their own).
 const statusMerged store.Status = "merged into the cases they repeat"
 
-// unchangedAgain splits off the duplicates merged by an earlier ingest
-// whose case this one left unchanged: importing them again changed
-// nothing, and they count as unchanged.
-func unchangedAgain(dups []ingest.Duplicate, rep *store.IngestReport) (rest, again []ingest.Duplicate) {
+// ingestTally says what became of each case read, once: new, updated or
+// unchanged (the upsert status of its own id), or merged into the case it
+// repeats. A duplicate merged by an earlier ingest whose case this one
+// left unchanged counts as unchanged: importing it again changed nothing.
+// Stored cases that were not read but took in duplicates (and changed) are
+// counted apart, as absorbed.
+type ingestTally struct {
+	total    map[store.Status]int
+	byFile   map[string]map[store.Status]int
+	again    map[string]bool // duplicates merged before, nothing changed
+	absorbed int
+}
+
+func tallyIngest(b *ingest.Batch, rep *store.IngestReport, dups []ingest.Duplicate) *ingestTally {
 	status := map[string]store.Status{}
 	for _, it := range rep.Items {
 		status[it.ID] = it.Status
 	}
+	t := &ingestTally{total: map[store.Status]int{}, byFile: map[string]map[store.Status]int{}, again: map[string]bool{}}
+	merged := map[string]bool{}
+	targets := map[string]bool{}
 	for _, d := range dups {
-		if d.Again && status[d.Of] == store.StatusUnchanged {
-			again = append(again, d)
-		} else {
-			rest = append(rest, d)
-		}
-	}
-	return rest, again
-}
-
-// printDups says of each duplicate what it repeats and what became of it;
-// it returns how many were merged.
-func printDups(app *App, dups []ingest.Duplicate, perFile bool) int {
-	merged := 0
-	for i, d := range dups {
-		if d.Merged {
-			merged++
-		}
-		if !perFile && i >= perFileReportMax {
+		if !d.Merged {
 			continue
 		}
+		merged[d.ID] = true
+		if d.Again && status[d.Of] == store.StatusUnchanged {
+			t.again[d.ID] = true
+		} else if _, read := b.FileOf[d.Of]; !read && status[d.Of] == store.StatusUpdated {
+			targets[d.Of] = true
+		}
+	}
+	t.absorbed = len(targets)
+	for _, c := range b.Cases {
+		st := status[c.ID]
+		switch {
+		case t.again[c.ID]:
+			st = store.StatusUnchanged
+		case merged[c.ID]:
+			st = statusMerged
+		}
+		f := b.FileOf[c.ID]
+		if t.byFile[f] == nil {
+			t.byFile[f] = map[store.Status]int{}
+		}
+		t.byFile[f][st]++
+		t.total[st]++
+	}
+	return t
+}
+
+// mergedNote says how many cases read were merged, and into how many
+// stored cases that were not read themselves.
+func (t *ingestTally) mergedNote() string {
+	n := t.total[statusMerged]
+	switch {
+	case n == 0:
+		return ""
+	case t.absorbed > 0:
+		return fmt.Sprintf("; %d merged into the cases they repeat (%s updated by them)", n, plural(t.absorbed, "stored case", "stored cases"))
+	}
+	return fmt.Sprintf("; %d merged into the cases they repeat", n)
+}
+
+// printDups says of each duplicate what it repeats and what became of it
+// (those merged before that changed nothing go unsaid).
+func printDups(app *App, dups []ingest.Duplicate, again map[string]bool, perFile bool) {
+	shown, more := 0, 0
+	for _, d := range dups {
+		if again[d.ID] {
+			continue
+		}
+		if !perFile && shown >= perFileReportMax {
+			more++
+			continue
+		}
+		shown++
 		switch {
 		case d.Possible:
 			fmt.Fprintf(app.Stderr, "%s: possibly a duplicate of %s (%s); stored on its own ('incidents dupes' lists it)\n", d.ID, d.Of, d.Evidence)
@@ -301,10 +320,9 @@ func printDups(app *App, dups []ingest.Duplicate, perFile bool) int {
 			fmt.Fprintf(app.Stderr, "%s: duplicate of %s (%s); stored on its own (--keep-separate)\n", d.ID, d.Of, d.Evidence)
 		}
 	}
-	if !perFile && len(dups) > perFileReportMax {
-		fmt.Fprintf(app.Stderr, "… and %d more duplicates ('incidents dupes' lists likely ones; --verbose here)\n", len(dups)-perFileReportMax)
+	if more > 0 {
+		fmt.Fprintf(app.Stderr, "… and %d more duplicates ('incidents dupes' lists likely ones; --verbose here)\n", more)
 	}
-	return merged
 }
 
 // printNotes prints the batch policy's notes of the cases the upsert

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -60,6 +62,32 @@ func fileHash(t *testing.T, path string) [32]byte {
 		t.Fatal(err)
 	}
 	return sha256.Sum256(b)
+}
+
+// TestIngestOverBundled imports the shared corpora over the bundled one,
+// whose cases most of them repeat, twice. Every case read counts once, as
+// new, updated, unchanged or merged; the second time all are unchanged,
+// the duplicates merged the first time too (several aliases of one stored
+// case among them), and none is said to be a duplicate again.
+func TestIngestOverBundled(t *testing.T) {
+	db := bundledDB(t)
+	_, first := mustRun(t, "--db", db, "ingest", iccoDir, danluuDir, seedsDir)
+	m := regexp.MustCompile(`ingest: 246 files, 435 cases: (\d+) new, (\d+) updated, (\d+) unchanged; (\d+) merged into the cases they repeat \((\d+) stored cases updated by them\); 0 rejected`).FindStringSubmatch(first)
+	if m == nil {
+		t.Fatalf("summary line missing:\n%s", lastLines(first, 3))
+	}
+	sum := 0
+	for _, n := range m[1:5] {
+		v, _ := strconv.Atoi(n)
+		sum += v
+	}
+	if sum != 435 {
+		t.Fatalf("the cases read are counted %d times, not 435: %s", sum, m[0])
+	}
+	_, again := mustRun(t, "--db", db, "ingest", iccoDir, danluuDir, seedsDir)
+	if !strings.Contains(again, "ingest: 246 files, 435 cases: 0 new, 0 updated, 435 unchanged; 0 rejected") || strings.Contains(again, "duplicate of") {
+		t.Fatalf("re-import not reported unchanged:\n%s", lastLines(again, 5))
+	}
 }
 
 func TestIngestSharedCorpora(t *testing.T) {

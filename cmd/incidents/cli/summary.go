@@ -73,9 +73,11 @@ func summaryText(sm *store.Summary, full bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "The database holds %s from %s", plural(sm.Cases, "case", "cases"), plural(sm.Orgs, "organisation", "organisations"))
 	if sm.FirstDate != "" {
-		fmt.Fprintf(&b, ", dated %s to %s (%s", sm.FirstDate, sm.LastDate, plural(sm.Years, "year", "years"))
+		// Years and quarters count those that have cases, not the span
+		// between the first and the last date (a corpus may reach far back).
+		fmt.Fprintf(&b, ", dated %s to %s (cases in %s", sm.FirstDate, sm.LastDate, plural(sm.Years, "year", "years"))
 		if sm.Quarters > 0 {
-			fmt.Fprintf(&b, ", %s from %s to %s", plural(sm.Quarters, "quarter", "quarters"), sm.FirstQuarter, sm.LastQuarter)
+			fmt.Fprintf(&b, " and %s, %s to %s", plural(sm.Quarters, "quarter", "quarters"), sm.FirstQuarter, sm.LastQuarter)
 		}
 		b.WriteString(")")
 	}

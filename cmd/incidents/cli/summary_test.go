@@ -14,7 +14,7 @@ func TestSummary(t *testing.T) {
 	mustRun(t, "--db", db, "ingest", seedsDir)
 	out, _ := mustRun(t, "--db", db, "summary")
 	for _, want := range []string{
-		"3 cases from 2 organisations", "dated 2017-04-05 to 2022-06-14", "3 quarters from 2017Q2 to 2022Q2",
+		"3 cases from 2 organisations", "dated 2017-04-05 to 2022-06-14", "cases in 3 years and 3 quarters, 2017Q2 to 2022Q2",
 		"Time to detect is known for 2", "time to resolve for 3 (100%", "symptom ", "No related links computed yet",
 	} {
 		if !strings.Contains(out, want) {
