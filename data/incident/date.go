@@ -26,6 +26,26 @@ func DateBound(field, s string, upper bool) (time.Time, error) {
 	return time.Time{}, Errorf(ErrInvalid, "%s %q is not a date", field, s).WithField(field).WithHint("write YYYY, YYYY-MM or YYYY-MM-DD")
 }
 
+// DateRange parses the bounds since and until (each as DateBound reads
+// it, either may be empty: zero does not bound) and refuses a since after
+// until.
+func DateRange(since, until string) (from, to time.Time, err error) {
+	if since != "" {
+		if from, err = DateBound("since", since, false); err != nil {
+			return time.Time{}, time.Time{}, err
+		}
+	}
+	if until != "" {
+		if to, err = DateBound("until", until, true); err != nil {
+			return time.Time{}, time.Time{}, err
+		}
+	}
+	if !from.IsZero() && !to.IsZero() && from.After(to) {
+		return time.Time{}, time.Time{}, Errorf(ErrInvalid, "since=%s is after until=%s", since, until).WithField("since").WithHint("swap them, or drop one")
+	}
+	return from, to, nil
+}
+
 // Plausible dates. An incident is dated between MinYear and a year from
 // now: 0000-01-01 or 9999-12-31 is a placeholder or a typo, and would put
 // a quarter 0000Q1 or 9999Q4 into every report and trend. Real collections

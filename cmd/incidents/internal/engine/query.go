@@ -33,12 +33,26 @@ type Filter struct {
 	Year      int    `json:"year,omitempty" jsonschema:"year the incident began, e.g. 2021"`
 	Limit     int    `json:"limit,omitempty" jsonschema:"page size (default 50, at most 500)"`
 	Offset    int    `json:"offset,omitempty" jsonschema:"number of results to skip"`
+	// Since and Until bound the date as written; Dated reads them into
+	// SinceDay and UntilDay.
+	Since string `json:"since,omitempty" jsonschema:"first date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD (undated cases are then left out)"`
+	Until string `json:"until,omitempty" jsonschema:"last date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD (undated cases are then left out)"`
 	// SinceDay and UntilDay bound the day a case is dated (the first day
 	// its date covers, incident.Day), inclusive; zero does not bound.
-	// Undated cases are outside any bound. (The API reads them from
-	// since= and until=.)
+	// Undated cases are outside any bound.
 	SinceDay time.Time `json:"-"`
 	UntilDay time.Time `json:"-"`
+}
+
+// Dated reads Since and Until into SinceDay and UntilDay (an error names
+// the bad one, or says since is after until).
+func (f Filter) Dated() (Filter, error) {
+	from, to, err := incident.DateRange(f.Since, f.Until)
+	if err != nil {
+		return f, err
+	}
+	f.SinceDay, f.UntilDay = from, to
+	return f, nil
 }
 
 // Normalize bounds Limit and Offset and trims the texts.

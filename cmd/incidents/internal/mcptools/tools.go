@@ -107,10 +107,14 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			return nil, d, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "list_incidents", Annotations: ro, OutputSchema: outputSchema[engine.Page](),
-		Description: "List incidents newest first, filtered by root cause, symptom, component, trigger, organisation or year, with paging (limit, offset). " +
+		Description: "List incidents newest first, filtered by root cause, symptom, component, trigger, organisation, year or dates (since, until), with paging (limit, offset). " +
 			"Returns {total, offset, limit, cases: [{id, org, title, date, root_cause, ttd, ttr}], snapshot, generation}."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in engine.Filter) (*mcp.CallToolResult, engine.Page, error) {
-			return nil, e.Snapshot().List(in), nil
+			f, err := in.Dated()
+			if err != nil {
+				return nil, engine.Page{}, err
+			}
+			return nil, e.Snapshot().List(f), nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "similar_incidents", Annotations: ro, OutputSchema: outputSchema[SimilarOutput](),
 		Description: "The incidents most similar to one case, each with its score, text and tag scores, shared tags and words, and a one-line reason. " +

@@ -160,6 +160,18 @@ func TestTools(t *testing.T) {
 		{"list_incidents", map[string]any{"root_cause": "time", "limit": 3}, func(m map[string]any) bool {
 			return len(m["cases"].([]any)) > 0 && m["total"].(float64) >= 1
 		}},
+		{"list_incidents", map[string]any{"since": "2099"}, func(m map[string]any) bool {
+			return m["total"].(float64) == 0
+		}},
+		{"list_incidents", map[string]any{"since": "2020-01", "until": "2021", "limit": 500}, func(m map[string]any) bool {
+			cs := m["cases"].([]any)
+			for _, c := range cs {
+				if d := c.(map[string]any)["date"].(string); d < "2020-01" || d > "2021-12-31" {
+					return false
+				}
+			}
+			return len(cs) > 0
+		}},
 		{"similar_incidents", map[string]any{"id": "test-mcp-1", "k": 3}, func(m map[string]any) bool {
 			s := m["similar"].([]any)
 			return len(s) == 3 && s[0].(map[string]any)["reason"].(string) != ""
@@ -229,6 +241,8 @@ func TestTools(t *testing.T) {
 		{"stats", map[string]any{"by": "colour"}, "colour"},
 		{"query_sql", map[string]any{"sql": "DELETE FROM core.incidents"}, "only read-only"},
 		{"search_incidents", map[string]any{"query": " "}, "query is empty"},
+		{"list_incidents", map[string]any{"since": "last week"}, `since "last week" is not a date`},
+		{"list_incidents", map[string]any{"since": "2022", "until": "2021"}, "since=2022 is after until=2021"},
 	} {
 		t.Run(tc.tool+" error", func(t *testing.T) {
 			_, isErr, text := call(t, cs, sch, tc.tool, tc.args)

@@ -124,13 +124,8 @@ func (ep endpoint) read(r *http.Request, strict bool) (values, error) {
 			out[name] = v
 		}
 	}
-	if s, u := out["since"], out["until"]; s != "" && u != "" {
-		from, _ := incident.DateBound("since", s, false)
-		to, _ := incident.DateBound("until", u, true)
-		if from.After(to) {
-			return nil, &incident.Error{Kind: incident.ErrInvalid, Field: "since", Msg: fmt.Sprintf("since=%s is after until=%s", s, u),
-				Hint: "swap them, or drop one"}
-		}
+	if _, _, err := incident.DateRange(out["since"], out["until"]); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -233,12 +228,8 @@ func (p param) check(raw string) (string, error) {
 // filter is the case filter of validated case-list parameters.
 func (v values) filter() engine.Filter {
 	f := engine.Filter{Q: v.get("q"), RootCause: v.get("root_cause"), Symptom: v.get("symptom"), Component: v.get("component"),
-		Trigger: v.get("trigger"), Org: v.get("org"), Year: v.count("year"), Limit: v.count("limit"), Offset: v.count("offset")}
-	if s := v.get("since"); s != "" {
-		f.SinceDay, _ = incident.DateBound("since", s, false)
-	}
-	if u := v.get("until"); u != "" {
-		f.UntilDay, _ = incident.DateBound("until", u, true)
-	}
+		Trigger: v.get("trigger"), Org: v.get("org"), Year: v.count("year"), Limit: v.count("limit"), Offset: v.count("offset"),
+		Since: v.get("since"), Until: v.get("until")}
+	f, _ = f.Dated() // validated with the other parameters
 	return f.Normalize()
 }
