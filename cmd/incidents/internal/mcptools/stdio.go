@@ -31,14 +31,14 @@ const methodListen = "subscriptions/listen"
 // still running were dropped; see modelcontextprotocol/go-sdk#1061.) The
 // wait ends when the last answer is written, when the session is closed
 // (a signal), or after DrainTimeout.
+//
+// A line that is not a JSON-RPC message is answered with a JSON-RPC error
+// naming the line, and the session goes on (see lineGuard).
 func StdioTransport(r io.Reader, w io.Writer) mcp.Transport {
-	return &drainTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}},
+	lw := &lockedWriter{w: w}
+	return &drainTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(newLineGuard(r, lw)), Writer: lw},
 		expire: func() <-chan time.Time { return time.After(DrainTimeout) }}
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // drainTransport wraps the connections of inner in drainConn.
 type drainTransport struct {

@@ -209,18 +209,52 @@ func TestStdioListenNotAwaited(t *testing.T) {
 	}
 }
 
-// TestStdioMalformedInput: a line that is not JSON ends the session with
-// an error (a stream of JSON cannot be read past it), after the requests
-// before it are answered.
+// TestStdioMalformedInput: a line that is not JSON, or JSON that is not a
+// JSON-RPC message, is answered with a JSON-RPC error naming the line (id
+// null) and the session goes on: the calls before and after it are
+// answered and the server ends without error when its input ends.
 func TestStdioMalformedInput(t *testing.T) {
 	e := fixture(t)
-	in := session(request(2, "tools/call", map[string]any{"name": "stats", "arguments": map[string]any{"by": "org"}})) + "{not json\n" +
-		request(3, "ping", nil)
-	got, err := runPipedErr(t, mcptools.NewServer(e, "test"), strings.NewReader(in))
-	if err == nil || !strings.Contains(err.Error(), "invalid character") {
-		t.Errorf("the server ended with %v, want the JSON error", err)
+	in := session(request(2, "tools/call", map[string]any{"name": "stats", "arguments": map[string]any{"by": "org"}})) +
+		"{not json\n" + "\n" + "42\n" + `{"hello": "world"}` + "\n" + request(3, "ping", nil) +
+		strings.Repeat("x", 100_000) + "\n" + request(4, "tools/call", map[string]any{"name": "vocab", "arguments": map[string]any{"facet": "trigger"}})
+	var out bytes.Buffer
+	if err := mcptools.NewServer(e, "test").Run(context.Background(), mcptools.StdioTransport(strings.NewReader(in), &out)); err != nil {
+		t.Fatalf("the server ended with %v", err)
 	}
-	if r, ok := got[2]; !ok || r.Error != nil || !strings.Contains(string(r.Result), `"structuredContent":{`) {
-		t.Fatalf("the call before the bad line: %s", fmt.Sprint(got))
+	answers := map[int]string{}
+	var refusals []string
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var r struct {
+			ID    *int `json:"id"`
+			Error *struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("output line is not JSON: %v: %.200s", err, l)
+		}
+		switch {
+		case r.ID == nil && r.Error != nil:
+			refusals = append(refusals, fmt.Sprintf("%d %s", r.Error.Code, r.Error.Message))
+		case r.ID != nil:
+			answers[*r.ID] = l
+		}
+	}
+	want := []string{"-32700 line 4 of the input: it is not JSON", "-32600 line 6 of the input: it is JSON but not",
+		"-32600 line 7 of the input: it is JSON but not", "-32700 line 9 of the input: it is not JSON"}
+	if len(refusals) != len(want) {
+		t.Fatalf("refusals %q, want %d", refusals, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(refusals[i], w) {
+			t.Errorf("refusal %d = %q, want it to begin %q", i, refusals[i], w)
+		}
+	}
+	for id, want := range map[int]string{2: `"structuredContent":{`, 3: `"result":{}`, 4: `"structuredContent":{"facets"`} {
+		if !strings.Contains(answers[id], want) {
+			t.Errorf("answer to %d = %.200s, want %s", id, answers[id], want)
+		}
 	}
 }
