@@ -2,6 +2,8 @@ package mcptools
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"context"
 	"io"
 	"strings"
@@ -59,4 +61,56 @@ func TestStdioDrainBounded(t *testing.T) {
 	if len(lines) != 2 || strings.Contains(got, `"id":2,`) {
 		t.Fatalf("want the answers to 1 and 3 and none to 2:\n%s", got)
 	}
+}
+
+// FuzzLineGuard: whatever the input, every line the guard passes on is a
+// JSON-RPC message or a batch, every line it writes is a JSON-RPC error
+// with a null id, and every non-blank input line is one or the other.
+func FuzzLineGuard(f *testing.F) {
+	f.Add("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n{not json\n\n42\n")
+	f.Add("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]\r\n\"x\"\n{}")
+	f.Add("\xff\xfe\n   \n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")
+	f.Fuzz(func(t *testing.T, in string) {
+		var out bytes.Buffer
+		passed, err := io.ReadAll(newLineGuard(strings.NewReader(in), &lockedWriter{w: &out}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept := 0
+		for _, l := range strings.Split(string(passed), "\n") {
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			kept++
+			if refusal([]byte(l)) != nil {
+				t.Fatalf("passed on a line it refuses: %q", l)
+			}
+		}
+		answered := 0
+		for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			if l == "" {
+				continue
+			}
+			answered++
+			var r struct {
+				ID    json.RawMessage `json:"id"`
+				Error struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(l), &r); err != nil || string(r.ID) != "null" || r.Error.Code >= 0 || r.Error.Message == "" {
+				t.Fatalf("answer is not a JSON-RPC error with a null id: %q", l)
+			}
+		}
+		lines := 0
+		for _, l := range strings.Split(in, "\n") {
+			if strings.TrimSpace(l) != "" {
+				lines++
+			}
+		}
+		if kept+answered != lines {
+			t.Fatalf("%d lines passed and %d answered of %d", kept, answered, lines)
+		}
+	})
 }
