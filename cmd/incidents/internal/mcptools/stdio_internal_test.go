@@ -3,8 +3,8 @@ package mcptools
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
