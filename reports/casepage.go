@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 
 	"incidents/data/incident"
 	"incidents/data/store"
@@ -20,8 +21,18 @@ type CaseReport struct {
 	// Tags are the case's tags by facet, with labels.
 	Tags []CaseTag `json:"tags"`
 	// Related are the computed related cases of the current generation.
-	Related    []Related      `json:"related"`
+	Related []Related `json:"related"`
+	// Events are the real-world events other organisations' reports among
+	// Related share with this case, each with those reports by rank.
+	Events     []CaseEvent    `json:"events,omitempty"`
 	Generation *LinkGenerator `json:"generation,omitempty"`
+}
+
+// CaseEvent is one event a case reports, with the other organisations'
+// reports of it.
+type CaseEvent struct {
+	Name    string    `json:"name"`
+	Reports []Related `json:"reports"`
 }
 
 // Field is one labelled value of a case page.
@@ -76,12 +87,13 @@ func BuildCase(ctx context.Context, st *store.Store, id string) (*CaseReport, er
 			byID[x.ID] = x
 		}
 		for _, l := range links {
-			rel := Related{ID: l.To, Rank: l.Rank, Score: roundAll([]float64{l.Score})[0], Reason: l.Reason, Pinned: l.Pinned}
+			rel := Related{ID: l.To, Rank: l.Rank, Score: roundAll([]float64{l.Score})[0], Reason: l.Reason, Pinned: l.Pinned, Event: l.Event}
 			if x := byID[l.To]; x != nil {
 				rel.Title, rel.Org, rel.Date = x.Title, x.Org, x.Date
 			}
 			c.Related = append(c.Related, rel)
 		}
+		c.Events = caseEvents(c.Related)
 	}
 	gen, err := st.CurrentGeneration(ctx)
 	if err != nil {
@@ -91,6 +103,24 @@ func BuildCase(ctx context.Context, st *store.Store, id string) (*CaseReport, er
 		c.Generation = &LinkGenerator{Generation: gen.Gen, Cases: gen.Cases, NewestID: gen.NewestID}
 	}
 	return c, nil
+}
+
+// caseEvents groups the same-event links of a case by event, in the order
+// of their first report.
+func caseEvents(related []Related) []CaseEvent {
+	var out []CaseEvent
+	for _, r := range related {
+		if r.Event == "" {
+			continue
+		}
+		i := slices.IndexFunc(out, func(e CaseEvent) bool { return e.Name == r.Event })
+		if i < 0 {
+			i = len(out)
+			out = append(out, CaseEvent{Name: r.Event})
+		}
+		out[i].Reports = append(out[i].Reports, r)
+	}
+	return out
 }
 
 // caseFields is the case's field list (incident.Fields) as the page prints it.

@@ -68,4 +68,23 @@ func TestGoldenBundled(t *testing.T) {
 		}
 		checkGolden(t, "case-cloudflare-2019-07-02.golden.json", c)
 	})
+	// A case several organisations reported lists the event with the
+	// others' reports, and its page says so.
+	t.Run("case-incident-io-2025-10-20.golden.json", func(t *testing.T) {
+		c, err := BuildCase(ctx, st, "incident-io-2025-10-20")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Events) != 1 || c.Events[0].Name != "AWS us-east-1, 2025-10-19" || len(c.Events[0].Reports) != 2 || c.Events[0].Reports[0].ID != "aws-2025-10-19" {
+			t.Fatalf("events %+v", c.Events)
+		}
+		var page bytes.Buffer
+		if err := RenderCase(&page, c); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(page.Bytes(), []byte(`<h2 class="event">Same event: AWS us-east-1, 2025-10-19</h2>`)) || !bytes.Contains(page.Bytes(), []byte(`<li><strong>aws-2025-10-19</strong>`)) {
+			t.Fatalf("case page lacks the event: %.400s", page.String())
+		}
+		checkGolden(t, "case-incident-io-2025-10-20.golden.json", c)
+	})
 }

@@ -439,6 +439,9 @@ type Related struct {
 	Score  float64 `json:"score"`
 	Reason string  `json:"reason"`
 	Pinned bool    `json:"pinned,omitempty"`
+	// Event names the real-world event both cases report, when the
+	// related case is another organisation's report of it.
+	Event string `json:"event,omitempty"`
 }
 
 // Coverage says what the charts leave out.

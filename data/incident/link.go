@@ -19,11 +19,9 @@ type Link struct {
 	Pinned bool `json:"pinned,omitempty"`
 	// Event describes the real-world event both cases report, when they
 	// are two organisations' reports of one event ("AWS us-east-1,
-	// 2025-10-19"); such links come first. The reason starts "same event: "
-	// with the same text, which is how JSON readers see it for now: the
-	// field is not in the link JSON (the web API writes those fields with
-	// its own encoder) nor stored (the related view has no column for it).
-	Event string `json:"-"`
+	// 2025-10-19"); such links come first, and their reason starts
+	// "same event: " with the same text. Empty for every other link.
+	Event string `json:"event,omitempty"`
 }
 
 // Override is a human decision about one pair of cases that every recompute

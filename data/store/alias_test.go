@@ -101,7 +101,7 @@ func TestMigrateV3ToV4(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if v, err := readVersion(ctx, s.DB()); err != nil || v != 4 {
+	if v, err := readVersion(ctx, s.DB()); err != nil || v != SchemaVersion {
 		t.Fatalf("version after migration %d %v", v, err)
 	}
 	if p, err := s.Check(ctx); err != nil || len(p) != 0 {

@@ -19,7 +19,7 @@ func TestCheck(t *testing.T) {
 	for _, q := range []string{
 		`INSERT INTO core.tags VALUES ('GONE', 0, 'symptom', 'timeouts', NULL, 'auto', NULL, NULL, 0, NULL)`,
 		`INSERT INTO core.sources VALUES ('GONE', 0, 'https://x', NULL, NULL, 0, NULL)`,
-		`INSERT INTO core.links VALUES (1, 'IL-0001', 'GONE', 2, 0.1, 0, 0, NULL, NULL, NULL, false, 0, NULL)`,
+		`INSERT INTO core.links VALUES (1, 'IL-0001', 'GONE', 2, 0.1, 0, 0, NULL, NULL, NULL, false, 0, NULL, NULL)`,
 		`INSERT INTO core.generations VALUES (7, now(), 0, NULL, NULL, NULL, true, 0, NULL)`,
 		`INSERT INTO core.tags VALUES ('B', 0, 'symptom', 'not-a-term', NULL, 'robot', NULL, NULL, 0, NULL)`,
 		`CREATE OR REPLACE VIEW durations AS SELECT 1 AS x`,

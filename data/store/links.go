@@ -123,7 +123,7 @@ func appendLinks(c *sql.Conn, gen, batch int64, produce func(emit func(from stri
 					buf = appendSharedTags(buf[:0], l.SharedTags)
 					shared = string(buf)
 				}
-				if err := a.AppendRow(gen, id, l.To, int32(rank), l.Score, l.TextScore, l.TagScore, nullStr(l.Reason), shared, list(l.SharedTerms), l.Pinned, batch, nil); err != nil {
+				if err := a.AppendRow(gen, id, l.To, int32(rank), l.Score, l.TextScore, l.TagScore, nullStr(l.Reason), shared, list(l.SharedTerms), l.Pinned, batch, nil, nullStr(l.Event)); err != nil {
 					return fmt.Errorf("link %s -> %s: %w", id, l.To, err)
 				}
 			}
@@ -297,13 +297,13 @@ SELECT * REPLACE ((gen = ?) AS current, ?::BIGINT AS batch, NULL::BIGINT AS reti
 	return out, err
 }
 
-const linkCols = `from_id, to_id, rank, coalesce(score, 0), coalesce(text_score, 0), coalesce(tag_score, 0), coalesce(reason, ''), shared_tags, shared_terms, coalesce(pinned, false)`
+const linkCols = `from_id, to_id, rank, coalesce(score, 0), coalesce(text_score, 0), coalesce(tag_score, 0), coalesce(reason, ''), shared_tags, shared_terms, coalesce(pinned, false), coalesce(event, '')`
 
 func scanLink(r interface{ Scan(...any) error }) (incident.Link, error) {
 	var l incident.Link
 	var shared sql.NullString
 	var terms any
-	if err := r.Scan(&l.From, &l.To, &l.Rank, &l.Score, &l.TextScore, &l.TagScore, &l.Reason, &shared, &terms, &l.Pinned); err != nil {
+	if err := r.Scan(&l.From, &l.To, &l.Rank, &l.Score, &l.TextScore, &l.TagScore, &l.Reason, &shared, &terms, &l.Pinned, &l.Event); err != nil {
 		return l, err
 	}
 	if shared.Valid && shared.String != "" {

@@ -16,7 +16,7 @@ import (
 
 // SchemaVersion is the database layout written by this build. A database
 // with a higher core.meta schema_version is refused.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // migrations[i] brings a database from version i to i+1. Entries are never
 // edited once released; new layouts append a migration.
@@ -167,6 +167,12 @@ WHERE core.incidents.id = d.id;`,
 	`ALTER TABLE core.incidents ADD COLUMN IF NOT EXISTS aliases VARCHAR[];
 UPDATE core.incidents SET aliases = CAST(json_extract(doc, '$.aliases') AS VARCHAR[])
 WHERE json_extract(doc, '$.aliases') IS NOT NULL AND json_array_length(json_extract(doc, '$.aliases')) > 0;`,
+	// 5: the event a link's two cases both report ("AWS us-east-1,
+	// 2025-10-19"), NULL for every other link; links stored before carry
+	// it at the start of their reason, from where it is filled.
+	`ALTER TABLE core.links ADD COLUMN IF NOT EXISTS event VARCHAR;
+UPDATE core.links SET event = trim(split_part(substr(reason, 13), ' · ', 1))
+WHERE event IS NULL AND starts_with(reason, 'same event: ');`,
 }
 
 // migration3 is the text of migration 3: batch columns on every

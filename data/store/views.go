@@ -161,7 +161,7 @@ FROM core.live_tags t LEFT JOIN core.vocab v ON v.facet = t.facet AND v.term = t
 			Name:        ViewRelated,
 			Description: "Related-case links of the current generation, best first.",
 			SQL: `SELECT l.from_id AS incident_id, l.to_id AS related_id, l.rank, l.score, l.text_score, l.tag_score,
-	l.reason, l.shared_tags, l.shared_terms, l.pinned, l.generation
+	l.reason, l.shared_tags, l.shared_terms, l.pinned, l.event, l.generation
 FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND g.current`,
 			Columns: []Column{
 				{"incident_id", "VARCHAR", "Case the link starts from."},
@@ -174,6 +174,7 @@ FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND 
 				{"shared_tags", "VARCHAR", "JSON object: shared term ids by facet."},
 				{"shared_terms", "VARCHAR[]", "Narrative terms that contributed most to text_score."},
 				{"pinned", "BOOLEAN", "True when a human pinned the link."},
+				{"event", "VARCHAR", "The real-world event both cases report ('AWS us-east-1, 2025-10-19'), NULL for other links; such links rank first."},
 				{"generation", "BIGINT", "Link generation the row belongs to (always the current one)."},
 			},
 		},

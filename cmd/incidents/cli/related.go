@@ -339,6 +339,7 @@ type linkSummary struct {
 	TextScore float64 `json:"text_score"`
 	TagScore  float64 `json:"tag_score"`
 	Reason    string  `json:"reason"`
+	Event     string  `json:"event,omitempty"`
 }
 
 func runAll(ctx context.Context, app *App, format string) error {
@@ -361,7 +362,7 @@ func runAll(ctx context.Context, app *App, format string) error {
 		if format == FormatJSON {
 			line := linkLine{ID: from, Related: make([]linkSummary, len(links))}
 			for i, l := range links {
-				line.Related[i] = linkSummary{l.To, l.Score, l.TextScore, l.TagScore, l.Reason}
+				line.Related[i] = linkSummary{l.To, l.Score, l.TextScore, l.TagScore, l.Reason, l.Event}
 			}
 			return enc.Encode(line)
 		}

@@ -28,14 +28,31 @@ func linkReason(l incident.Link) string {
 	return l.Reason
 }
 
+// tableReason is the reason a table shows beside its EVENT column: the
+// event is named there, so the reason goes on with what else the cases
+// share ("shared Database"), or says only "same event".
+func tableReason(l incident.Link) string {
+	if l.Event != "" {
+		l.Reason = strings.TrimPrefix(strings.TrimPrefix(l.Reason, "same event: "+l.Event), " · ")
+		if l.Reason == "" {
+			l.Reason = "same event"
+		}
+	}
+	return linkReason(l)
+}
+
+// linkEvent is the EVENT column: the event both cases report, if any.
+func linkEvent(l incident.Link) string { return l.Event }
+
 var linkColumns = []Column[linkRec]{
 	{Head: "RANK", Key: "rank", Text: func(r linkRec) string { return fmt.Sprint(r.Rank) }},
 	{Head: "ID", Key: "id", Text: func(r linkRec) string { return r.To }},
 	{Head: "SCORE", Key: "score", Text: func(r linkRec) string { return score3(r.Score) }, Raw: func(r linkRec) string { return score4(r.Score) }},
 	{Head: "TEXT", Key: "text_score", Text: func(r linkRec) string { return score3(r.TextScore) }, Raw: func(r linkRec) string { return score4(r.TextScore) }},
 	{Head: "TAGS", Key: "tag_score", Text: func(r linkRec) string { return score3(r.TagScore) }, Raw: func(r linkRec) string { return score4(r.TagScore) }},
+	{Head: "EVENT", Key: "event", Text: func(r linkRec) string { return linkEvent(r.Link) }},
 	{Head: "TITLE", Key: "title", Text: func(r linkRec) string { return r.title }, Width: 60},
-	{Head: "REASON", Key: "reason", Text: func(r linkRec) string { return linkReason(r.Link) }},
+	{Head: "REASON", Key: "reason", Text: func(r linkRec) string { return tableReason(r.Link) }, Raw: func(r linkRec) string { return linkReason(r.Link) }},
 }
 
 // allLinkColumns are the columns of 'related --all' (Link.From set).
@@ -44,7 +61,8 @@ var allLinkColumns = []Column[incident.Link]{
 	{Head: "RANK", Key: "rank", Text: func(l incident.Link) string { return fmt.Sprint(l.Rank) }},
 	{Head: "TO", Key: "to", Text: func(l incident.Link) string { return l.To }},
 	{Head: "SCORE", Key: "score", Text: func(l incident.Link) string { return score3(l.Score) }, Raw: func(l incident.Link) string { return score4(l.Score) }},
-	{Head: "REASON", Key: "reason", Text: linkReason},
+	{Head: "EVENT", Key: "event", Text: linkEvent},
+	{Head: "REASON", Key: "reason", Text: tableReason, Raw: linkReason},
 }
 
 // diffColumns are the columns of 'related --diff'.

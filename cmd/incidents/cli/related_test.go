@@ -319,3 +319,45 @@ func TestRelatedBeyondStoredK(t *testing.T) {
 		t.Fatalf("default k: source %q, %d links, stderr %q", s.Source, len(s.Related), errOut)
 	}
 }
+
+// TestRelatedEvent: reports of one event by several organisations name it
+// in every format of 'related ID' and of 'related --all': the table's
+// EVENT column (its reason then goes on with what else the cases share),
+// the event key of csv and json with the whole reason.
+func TestRelatedEvent(t *testing.T) {
+	db := bundledDB(t)
+	const ev = "AWS us-east-1, 2025-10-19"
+	out, _ := relMust(t, "--db", db, "related", "incident-io-2025-10-20", "-k", "3")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 || !strings.Contains(lines[0], "EVENT") {
+		t.Fatalf("table:\n%s", out)
+	}
+	for i, want := range []string{"aws-2025-10-19", "launchdarkly-2025-10-20"} {
+		if !strings.Contains(lines[i+1], want) || !strings.Contains(lines[i+1], ev) || strings.Contains(lines[i+1], "same event:") {
+			t.Errorf("row %d: %s", i+1, lines[i+1])
+		}
+	}
+	if strings.Contains(lines[3], ev) {
+		t.Errorf("topical link names the event: %s", lines[3])
+	}
+	s := showLinks(t, db, "incident-io-2025-10-20", "-k", "3")
+	if s.Related[0].Event != ev || !strings.HasPrefix(s.Related[0].Reason, "same event: "+ev) || s.Related[2].Event != "" {
+		t.Errorf("json: %+v", s.Related)
+	}
+	out, _ = relMust(t, "--db", db, "related", "incident-io-2025-10-20", "-k", "1", "-o", "csv")
+	if !strings.HasPrefix(out, "rank,id,score,text_score,tag_score,event,title,reason\n") || !strings.Contains(out, `,"`+ev+`",`) || !strings.Contains(out, `"same event: `+ev) {
+		t.Errorf("csv:\n%s", out)
+	}
+	out, _ = relMust(t, "--db", db, "related", "--all", "-o", "json")
+	var line linkLine
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, `{"id":"aws-2025-10-19"`) {
+			if err := json.Unmarshal([]byte(l), &line); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(line.Related) < 3 || line.Related[0].Event != ev || line.Related[1].Event != ev || line.Related[2].Event != "" {
+		t.Errorf("--all json of aws-2025-10-19: %+v", line.Related)
+	}
+}

@@ -20,7 +20,7 @@ import (
 // in the snapshot (a generation older than a deletion) follow.
 type linkTable struct {
 	ids   []string     // endpoint ids
-	strs  []string     // reasons, shared terms and facets, each stored once
+	strs  []string     // reasons, events, shared terms and facets, each stored once
 	off   []int32      // links from endpoint e: links[off[e]:off[e+1]], by rank
 	links []packedLink //
 	inOff []int32      // links to endpoint e: links[in[inOff[e]:inOff[e+1]]], strongest first
@@ -34,7 +34,7 @@ type linkTable struct {
 type packedLink struct {
 	from, to         int32
 	rank             int32
-	reason           int32
+	reason, event    int32
 	termOff, tagOff  int32
 	nTerms, nTags    uint16
 	pinned           bool
@@ -81,7 +81,7 @@ func idOf(m map[string]int32, list *[]string, s string) int32 {
 func (b *linkBuilder) add(from string, links []incident.Link) {
 	f := b.endpointOf(from)
 	for _, l := range links {
-		p := packedLink{from: f, to: b.endpointOf(l.To), rank: int32(l.Rank), reason: b.strOf(l.Reason),
+		p := packedLink{from: f, to: b.endpointOf(l.To), rank: int32(l.Rank), reason: b.strOf(l.Reason), event: b.strOf(l.Event),
 			pinned: l.Pinned, score: l.Score, text: l.TextScore, tag: l.TagScore}
 		p.termOff = int32(len(b.t.terms))
 		for _, term := range l.SharedTerms[:min(len(l.SharedTerms), 1<<16-1)] {
@@ -172,7 +172,7 @@ func (t *linkTable) to(e int32) []int32 {
 // link rebuilds a stored link.
 func (t *linkTable) link(p *packedLink) incident.Link {
 	l := incident.Link{From: t.ids[p.from], To: t.ids[p.to], Rank: int(p.rank), Score: p.score,
-		TextScore: p.text, TagScore: p.tag, Reason: t.strs[p.reason], Pinned: p.pinned}
+		TextScore: p.text, TagScore: p.tag, Reason: t.strs[p.reason], Event: t.strs[p.event], Pinned: p.pinned}
 	if p.nTerms > 0 {
 		l.SharedTerms = make([]string, p.nTerms)
 		for i, s := range t.terms[p.termOff : p.termOff+int32(p.nTerms)] {

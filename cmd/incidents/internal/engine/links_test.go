@@ -17,6 +17,9 @@ func TestLinkTable(t *testing.T) {
 	fromB := []incident.Link{mk("b", "a", 1, 0.9, []string{"resolver", "push"}, tags), mk("b", "gone", 2, 0.5, nil, nil)}
 	fromC := []incident.Link{mk("c", "a", 1, 0.95, []string{"resolver"}, map[incident.Facet][]string{incident.Component: {"dns"}}), mk("c", "b", 2, 0.4, nil, tags)}
 	fromA := []incident.Link{mk("a", "b", 1, 0.9, nil, nil)}
+	// A same-event link keeps its event; the others have none.
+	fromA[0].Event = "AWS us-east-1, 2025-10-19"
+	fromA[0].Reason = "same event: AWS us-east-1, 2025-10-19 · same root cause"
 	lb := newLinkBuilder(cases)
 	// Sources arrive in id order, not in case order.
 	lb.add("c", fromC)

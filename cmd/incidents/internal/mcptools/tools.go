@@ -93,7 +93,7 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			return nil, e.Snapshot().List(engine.Filter{Q: in.Query, RootCause: in.RootCause, Symptom: in.Symptom, Component: in.Component, Org: in.Org, Year: in.Year, Limit: in.Limit}), nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "get_incident", Annotations: ro, OutputSchema: outputSchema[engine.CaseDetail](),
-		Description: "One incident with every field (timeline, TTD/TTR, narrative, tags with their origin) and its related cases both ways with scores and reasons. " +
+		Description: "One incident with every field (timeline, TTD/TTR, narrative, tags with their origin) and its related cases both ways with scores and reasons (event names the real-world event two organisations' reports share). " +
 			"Returns {case, related, related_from, related_from_total, snapshot, generation}."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in GetInput) (*mcp.CallToolResult, *engine.CaseDetail, error) {
 			n := in.MaxRelatedFrom
@@ -117,8 +117,8 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			return nil, e.Snapshot().List(f), nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "similar_incidents", Annotations: ro, OutputSchema: outputSchema[SimilarOutput](),
-		Description: "The incidents most similar to one case, each with its score, text and tag scores, shared tags and words, and a one-line reason. " +
-			"Returns {id, similar: [{id, rank, score, text_score, tag_score, reason, shared_tags, shared_terms, title, org, date}]}."},
+		Description: "The incidents most similar to one case, each with its score, text and tag scores, shared tags and words, and a one-line reason; reports of the same real-world event by other organisations come first and name it in event. " +
+			"Returns {id, similar: [{id, rank, score, text_score, tag_score, reason, shared_tags, shared_terms, event, title, org, date}]}."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in SimilarInput) (*mcp.CallToolResult, SimilarOutput, error) {
 			l, err := e.Snapshot().Similar(in.ID, in.K)
 			if err != nil {

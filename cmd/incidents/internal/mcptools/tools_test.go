@@ -176,6 +176,14 @@ func TestTools(t *testing.T) {
 			s := m["similar"].([]any)
 			return len(s) == 3 && s[0].(map[string]any)["reason"].(string) != ""
 		}},
+		{"similar_incidents", map[string]any{"id": "incident-io-2025-10-20", "k": 3}, func(m map[string]any) bool {
+			s := m["similar"].([]any)
+			first, third := s[0].(map[string]any), s[2].(map[string]any)
+			return len(s) == 3 && first["id"] == "aws-2025-10-19" && first["event"] == "AWS us-east-1, 2025-10-19" && third["event"] == nil
+		}},
+		{"get_incident", map[string]any{"id": "launchdarkly-2025-10-20"}, func(m map[string]any) bool {
+			return m["related"].([]any)[0].(map[string]any)["event"] == "AWS us-east-1, 2025-10-19"
+		}},
 		{"get_topic", map[string]any{"term": "expired certificate"}, func(m map[string]any) bool {
 			return m["term"].(map[string]any)["id"] == "time/expired-certificate" && m["ttr"].(map[string]any)["known"].(float64) >= 1
 		}},

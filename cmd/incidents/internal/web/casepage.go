@@ -198,6 +198,21 @@ func caseBody(b *bytes.Buffer, d *caseData, hasLinks bool) {
 	} else {
 		w("<p class=\"muted\">No tags.</p>")
 	}
+	for _, ev := range d.Events {
+		w("\n<h2 class=\"event\">Same event: ")
+		t(ev.Name)
+		w("</h2>\n<p class=\"muted\">Other organisations' reports of this event:</p><ul class=\"event\">\n")
+		for _, l := range ev.Reports {
+			w("<li><a href=\"/cases/")
+			escURLAttr(b, l.ID)
+			w("\">")
+			t(l.Title)
+			w("</a> <span class=\"id\">")
+			t(l.Sub)
+			w("</span></li>\n")
+		}
+		w("</ul>")
+	}
 	w("\n<h2>Related cases</h2>\n")
 	if len(d.Related) > 0 {
 		w("<table class=\"related\" id=\"related\"><thead><tr><th>#</th><th>Case</th><th>Score</th><th>Text · tags</th><th>Why</th></tr></thead><tbody>\n")

@@ -94,7 +94,7 @@ func TestCaseBodyMatchesTemplate(t *testing.T) {
 	defer e.Close()
 	tpl := referenceCase(t)
 	snap := e.Snapshot()
-	shortened := 0
+	shortened, withEvents := 0, 0
 	for i, c := range snap.Cases {
 		// Every other case shows one backlink of several, to exercise
 		// the "show all" line.
@@ -105,6 +105,9 @@ func TestCaseBodyMatchesTemplate(t *testing.T) {
 		cd := newCaseData(snap, d)
 		if cd.FromMore {
 			shortened++
+		}
+		if len(cd.Events) > 0 {
+			withEvents++
 		}
 		for _, hasLinks := range []bool{true, false} {
 			sn := snap
@@ -120,8 +123,8 @@ func TestCaseBodyMatchesTemplate(t *testing.T) {
 			}
 		}
 	}
-	if len(snap.Cases) < 100 || shortened < 10 {
-		t.Fatalf("only %d cases, %d with backlinks left out", len(snap.Cases), shortened)
+	if len(snap.Cases) < 100 || shortened < 10 || withEvents < 3 {
+		t.Fatalf("only %d cases, %d with backlinks left out, %d with an event", len(snap.Cases), shortened, withEvents)
 	}
 }
 

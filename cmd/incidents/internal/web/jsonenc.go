@@ -87,6 +87,10 @@ func appendLinkView(b *bytes.Buffer, v *engine.LinkView) bool {
 	if v.Pinned {
 		b.WriteString(`,"pinned":true`)
 	}
+	if v.Event != "" {
+		b.WriteString(`,"event":`)
+		appendJSONString(b, v.Event)
+	}
 	if v.From != "" {
 		b.WriteString(`,"from":`)
 		appendJSONString(b, v.From)

@@ -168,9 +168,12 @@ type caseData struct {
 	Tags        []tagRow
 	Related     []linkRow
 	RelatedFrom []linkRow
-	Refs        []refRow
-	Sources     []sourceRow
-	Hash        string
+	// Events are the real-world events this case's report shares with
+	// other organisations' reports, each with those reports.
+	Events  []eventRow
+	Refs    []refRow
+	Sources []sourceRow
+	Hash    string
 	// FromTotal is the number of cases listing this one (RelatedFrom
 	// holds the strongest of them); FromMore is true when some are left out.
 	FromTotal string
@@ -188,6 +191,13 @@ type tagRow struct {
 type linkRow struct {
 	ID, Title, Sub, Rank, Score, Parts, Reason, Terms string
 	Pinned                                            bool
+	Event                                             string
+}
+
+// eventRow is one event and the other organisations' reports of it.
+type eventRow struct {
+	Name    string
+	Reports []linkRow
 }
 
 type refRow struct {
@@ -214,11 +224,36 @@ func linkRows(snap *engine.Snapshot, ls []engine.LinkView, incoming bool) []link
 			sub += " · " + l.Date
 		}
 		r := linkRow{ID: id, Title: l.Title, Sub: sub, Rank: strconv.Itoa(l.Rank), Score: score(l.Score),
-			Parts: score(l.TextScore) + " · " + score(l.TagScore), Reason: l.Reason, Pinned: l.Pinned}
+			Parts: score(l.TextScore) + " · " + score(l.TagScore), Reason: l.Reason, Pinned: l.Pinned, Event: l.Event}
 		if len(l.SharedTerms) > 0 {
 			r.Terms = "shared words: " + strings.Join(l.SharedTerms, ", ")
 		}
 		out = append(out, r)
+	}
+	return out
+}
+
+// eventRows groups the same-event links of a case, both ways, by event:
+// events in the order their first report appears (its own links first),
+// each report once.
+func eventRows(lists ...[]linkRow) []eventRow {
+	var out []eventRow
+	at := map[string]int{}
+	seen := map[[2]string]bool{}
+	for _, ls := range lists {
+		for _, l := range ls {
+			if l.Event == "" || seen[[2]string{l.Event, l.ID}] {
+				continue
+			}
+			seen[[2]string{l.Event, l.ID}] = true
+			i, ok := at[l.Event]
+			if !ok {
+				i = len(out)
+				at[l.Event] = i
+				out = append(out, eventRow{Name: l.Event})
+			}
+			out[i].Reports = append(out[i].Reports, l)
+		}
 	}
 	return out
 }
@@ -305,6 +340,7 @@ func newCaseData(snap *engine.Snapshot, d *engine.CaseDetail) *caseData {
 	c := d.Case
 	cd := caseData{Case: c, Fields: fieldRows(c), Related: linkRows(snap, d.Related, false), RelatedFrom: linkRows(snap, d.RelatedFrom, true),
 		FromTotal: strconv.Itoa(d.RelatedFromTotal), FromMore: d.RelatedFromTotal > len(d.RelatedFrom)}
+	cd.Events = eventRows(cd.Related, cd.RelatedFrom)
 	if c.Narrative != "" {
 		cd.Narrative = Markdown(c.Narrative)
 	}

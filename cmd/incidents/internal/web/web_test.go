@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -111,6 +112,17 @@ func TestAPI(t *testing.T) {
 			s := m["similar"].([]any)
 			return len(s) == 4 && s[0].(map[string]any)["reason"] != ""
 		}},
+		// Reports of one event by several organisations: the event
+		// comes first and is named; topical links name none.
+		{"/api/cases/incident-io-2025-10-20/similar?k=3", 200, func(m map[string]any) bool {
+			return similarEvents(m["similar"]) == "aws-2025-10-19=AWS us-east-1, 2025-10-19 launchdarkly-2025-10-20=AWS us-east-1, 2025-10-19 -"
+		}},
+		{"/api/cases/incident-io-2025-10-20/similar?k=30", 200, func(m map[string]any) bool {
+			return strings.HasPrefix(similarEvents(m["similar"]), "aws-2025-10-19=AWS us-east-1, 2025-10-19 launchdarkly-2025-10-20=AWS us-east-1, 2025-10-19 - ")
+		}},
+		{"/api/cases/incident-io-2025-10-20", 200, func(m map[string]any) bool {
+			return strings.HasPrefix(similarEvents(m["related"]), "aws-2025-10-19=AWS us-east-1, 2025-10-19 launchdarkly-2025-10-20=AWS us-east-1, 2025-10-19 - ")
+		}},
 		{"/api/cases/nope/similar", 404, func(m map[string]any) bool { return m["error"] != "" }},
 		{"/api/cases/test-xss-1/similar?k=-1", 400, func(m map[string]any) bool { return m["error"] != "" }},
 		{"/api/search?q=dns+config+push", 200, func(m map[string]any) bool { return m["total"].(float64) > 0 }},
@@ -145,6 +157,21 @@ func TestAPI(t *testing.T) {
 	if status != 200 || !strings.Contains(body, `"root_cause"`) {
 		t.Fatalf("vocab: %d %.200s", status, body)
 	}
+}
+
+// similarEvents lists the links of a JSON answer as "id=event", "-" for a
+// link with no event.
+func similarEvents(v any) string {
+	var out []string
+	for _, x := range v.([]any) {
+		l := x.(map[string]any)
+		if ev, ok := l["event"].(string); ok {
+			out = append(out, l["id"].(string)+"="+ev)
+		} else {
+			out = append(out, "-")
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 func post(t *testing.T, u, ct, body string) (int, map[string]any) {
@@ -273,6 +300,29 @@ func TestPages(t *testing.T) {
 				t.Fatalf("status %d (want %d), body lacks %q: %.300s", status, tc.status, tc.want, body)
 			}
 		})
+	}
+	// A case reported by several organisations lists the others' reports
+	// as an event, both ways; a case of no event has no such section.
+	for _, tc := range []struct{ id, event, others string }{
+		{"incident-io-2025-10-20", "AWS us-east-1, 2025-10-19", "aws-2025-10-19 launchdarkly-2025-10-20"},
+		{"aws-2025-10-19", "AWS us-east-1, 2025-10-19", "launchdarkly-2025-10-20 incident-io-2025-10-20"},
+	} {
+		_, body, _ := get(t, ts.URL+"/cases/"+tc.id)
+		i := strings.Index(body, `<h2 class="event">Same event: `+tc.event+`</h2>`)
+		j := strings.Index(body, "<h2>Related cases</h2>")
+		if i < 0 || j < i {
+			t.Fatalf("case page %s: no event section before the related cases: %.300s", tc.id, body)
+		}
+		var got []string
+		for _, m := range regexp.MustCompile(`<li><a href="/cases/([^"]+)">`).FindAllStringSubmatch(body[i:j], -1) {
+			got = append(got, m[1])
+		}
+		if strings.Join(got, " ") != tc.others {
+			t.Errorf("case page %s: event lists %v, want %s", tc.id, got, tc.others)
+		}
+	}
+	if _, body, _ := get(t, ts.URL+"/cases/IL-0395"); strings.Contains(body, "Same event") {
+		t.Error("IL-0395's page lists an event")
 	}
 	resp, err := http.PostForm(ts.URL+"/sql", url.Values{"sql": {"SELECT count(*) AS n FROM incidents"}})
 	if err != nil {
