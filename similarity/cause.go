@@ -3,15 +3,16 @@ package similarity
 import (
 	"strings"
 	"unicode"
+
+	"incidents/taxonomy"
 )
 
-// causeCues are the phrases with which a postmortem states a cause.
-var causeCues = []string{"root cause", "caused by", "cause of", "the cause", "due to", "because", "triggered by", "as a result of", "result of", "stemmed from", "was traced to"}
-
 // CauseText returns the passages of a narrative that state the cause: every
-// sentence with a cause cue ("root cause", "caused by", "due to",
-// "because", …), and the whole section under a heading that names a cause
-// ("## Root cause", "ROOT CAUSE:", "What caused this"), one per line.
+// sentence that states one by the taxonomy's cue phrases ("root cause",
+// "caused by", "due to", "because", …, not denied; taxonomy.StatesCause),
+// and the whole section under a heading of a cause section ("## Root
+// cause", "ROOT CAUSE:", "Why it happened"; taxonomy.HeadingRole), one per
+// line.
 func CauseText(narrative string) string {
 	var b strings.Builder
 	inCause := false
@@ -21,7 +22,8 @@ func CauseText(narrative string) string {
 			continue
 		}
 		if h, ok := heading(t); ok {
-			inCause = strings.Contains(strings.ToLower(h), "cause")
+			r, _ := taxonomy.HeadingRole(h)
+			inCause = r == taxonomy.RoleCause
 			continue
 		}
 		if inCause {
@@ -30,13 +32,9 @@ func CauseText(narrative string) string {
 			continue
 		}
 		for _, s := range splitSentences(t) {
-			l := strings.ToLower(s)
-			for _, c := range causeCues {
-				if strings.Contains(l, c) {
-					b.WriteString(s)
-					b.WriteByte('\n')
-					break
-				}
+			if taxonomy.StatesCause(s) {
+				b.WriteString(s)
+				b.WriteByte('\n')
 			}
 		}
 	}

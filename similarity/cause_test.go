@@ -19,7 +19,10 @@ func TestCauseText(t *testing.T) {
 			"A race in the lease manager.\nIt lost the lock.\n"},
 		{"capital heading", "SUMMARY\nThings broke.\nROOT CAUSE\nAn expired certificate.\nDETECTION\nA page.",
 			"An expired certificate.\n"},
-		{"colon heading", "What caused this:\nA leap second.\nNext steps:\nPatch the kernel.", "A leap second.\n"},
+		{"colon heading", "Why it happened:\nA leap second.\nNext steps:\nPatch the kernel.", "A leap second.\n"},
+		{"analysis heading", "## Analysis\nThe lease expired early.\n## Timeline\n10:00 paged.", "The lease expired early.\n"},
+		{"effects and denials", "A bad push led to errors. The outage was not caused by the network. It was due to a full disk.",
+			"It was due to a full disk.\n"},
 		{"none", "Everything was slow for an hour. Then it recovered.", ""},
 		{"empty", "", ""},
 	} {

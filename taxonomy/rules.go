@@ -55,7 +55,7 @@ var roleField = map[Role]string{
 	RoleBackground: "background",
 }
 
-// A cue is a phrase that marks a sentence as a statement about a facet
+// A cue is a phrase (cues.yaml) that marks a sentence as a statement about a facet
 // wherever it stands ("the root cause was", "caused by" for the root cause;
 // "we were alerted" for detection). A sentence with an asserted cue weighs
 // at least Weight; a Primary cue also makes it count as the facet's own
@@ -65,14 +65,7 @@ type cue struct {
 	weight  float64
 	primary bool
 	need    []string // lower-case strings one of which a match contains (see needles)
-}
-
-func init() {
-	for _, cs := range facetCues {
-		for i := range cs {
-			cs[i].need = needles(cs[i].re.String())
-		}
-	}
+	effect  bool     // names what the cause led to rather than the cause
 }
 
 // Cue weights: a strong cue states the facet outright; a weak one
@@ -82,28 +75,19 @@ const (
 	weakCue   = 0.75
 )
 
-var facetCues = map[incident.Facet][]cue{
-	incident.RootCause: {
-		{regexp.MustCompile(`(?i)\b(root[\s-]?caus\w*|underlying (cause|issue|problem)|primary cause|proximate cause|(was|were) caused by|(is|was) the cause|the cause (of|was)|(was|were) (due|traced|attributed) to|stemm(ed|ing) from|(the|this) (issue|problem|failure|outage|incident) was (a|an|the|that|caused)|resulted from|was the result of|originated (in|from))\b`), strongCue, true, nil},
-		{regexp.MustCompile(`(?i)\b(caused( by)?|causing|due to|because|as a result of|owing to|triggered by|led to|leading to|resulting in|resulted in)\b`), weakCue, false, nil},
-	},
-	incident.Trigger: {
-		{regexp.MustCompile(`(?i)\b(trigger(ed|s)?|began when|started when|kicked off|set off|precipitated)\b`), strongCue, true, nil},
-	},
-	incident.Detection: {
-		{regexp.MustCompile(`(?i)\b(alert(ed|s|ing)?|paged|detected|noticed|discovered|became aware|first reported|reported by|monitoring (showed|detected|fired|caught))\b`), strongCue, true, nil},
-	},
-	incident.Remediation: {
-		{regexp.MustCompile(`(?i)\b(mitigat\w*|rolled back|roll(ed|ing)? back|revert(ed|ing)?|restor(ed|ing)|recovered|resolved|failed over|restart(ed|ing)|fixed by|to resolve|to mitigate)\b`), weakCue, false, nil},
-	},
-}
-
 // cueWeight returns the weight a sentence's asserted cues of facet f give
 // it, and whether one of them is primary.
-func cueWeight(f incident.Facet, s string) (float64, bool) {
+func cueWeight(f incident.Facet, s string) (float64, bool) { return cueWeightOf(f, s, true) }
+
+// cueWeightOf is cueWeight, counting the cues of effects only when
+// effects is true.
+func cueWeightOf(f incident.Facet, s string, effects bool) (float64, bool) {
 	w, primary := 0.0, false
 	lower := ""
 	for _, c := range facetCues[f] {
+		if c.effect && !effects {
+			continue
+		}
 		if c.need != nil {
 			if lower == "" {
 				lower = strings.ToLower(s)

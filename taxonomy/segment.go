@@ -98,25 +98,9 @@ type Section struct {
 	Text    string
 }
 
-// headingRoles maps heading words onto roles, first match wins: "Root cause
-// and remediation" is a cause section, "Remediation and prevention" a
-// remediation one.
-var headingRoles = []struct {
-	re   *regexp.Regexp
-	role Role
-}{
-	{regexp.MustCompile(`\b(root[\s-]?causes?|causes?|causal|why (it|this) happened|what went wrong|contributing factors?|technical (details|analysis)|analysis|explanation|investigation( findings)?|findings)\b`), RoleCause},
-	{regexp.MustCompile(`\btrigger`), RoleTrigger},
-	{regexp.MustCompile(`\b(detection|discovery|how (we|it was) (found|noticed|detected))\b`), RoleDetection},
-	{regexp.MustCompile(`\b(remediation|resolution|mitigation|recovery|response|how we fixed|fix(es)?|restoration)\b`), RoleRemediation},
-	{regexp.MustCompile(`\b(action items?|follow[\s-]?ups?|lessons?|next steps|prevention|preventing|preventive|corrective|improvements?|going forward|what we are doing|what we're doing|future|commitments?)\b`), RoleFollowUp},
-	{regexp.MustCompile(`\b(impact|symptoms?|customer experience|what (users|customers) saw|scope|affected services)\b`), RoleImpact},
-	{regexp.MustCompile(`\b(timeline|chronology|sequence of events|time ?line)\b`), RoleTimeline},
-	{regexp.MustCompile(`\b(background|context|architecture|overview of the system|how .* works)\b`), RoleBackground},
-	{regexp.MustCompile(`\b(summary|tl;?dr|overview|what happened|incident (description|details|report)|description|details)\b`), RoleSummary},
-}
-
-// HeadingRole returns the role a heading names, if any.
+// HeadingRole returns the role a heading names, if any: the first rule of
+// the headings of cues.yaml its words match ("Root cause and remediation"
+// is a cause section, "Remediation and prevention" a remediation one).
 func HeadingRole(heading string) (Role, bool) {
 	h := strings.ToLower(strings.TrimSpace(heading))
 	for _, hr := range headingRoles {
