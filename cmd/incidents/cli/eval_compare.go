@@ -22,6 +22,9 @@ type compareOpts struct {
 	corpora []string
 	anchor  string
 	tune    bool
+	// outOfFold tags the cases the shipped root-cause model learned with
+	// models that did not (outOfFoldTagger).
+	outOfFold bool
 }
 
 // corpusBundled is the --corpus value of the embedded corpus.
@@ -33,6 +36,8 @@ func addCompareFlags(cmd *cobra.Command, o *compareOpts) {
 		"scored against data/labels/icco.yaml); repeatable")
 	cmd.Flags().StringVar(&o.anchor, "anchor", "", "with --compare: the scikit-learn ranking script to rank the same texts beside ours "+
 		"(../shared/anchors/tfidf_rank_sklearn.py; needs Debian python3-sklearn)")
+	cmd.Flags().BoolVar(&o.outOfFold, "out-of-fold", false, "with --compare --corpus DIR: tag the postmortems the shipped root-cause model learned (the icco dev half) "+
+		"with models trained without them, as unseen text is tagged (slower: five models are trained)")
 	cmd.Flags().BoolVar(&o.tune, "tune", false, "with --compare --corpus: search w_text and the facet weights on one label set (bundled groups; icco root-cause dev half) and report them on every set")
 }
 
@@ -55,7 +60,7 @@ type tunedReport struct {
 }
 
 // loadCorpora prepares the labelled sets named by --corpus.
-func loadCorpora(ctx context.Context, names []string) ([]*evalset.Set, error) {
+func loadCorpora(ctx context.Context, names []string, outOfFold bool) ([]*evalset.Set, error) {
 	var sets []*evalset.Set
 	var tag evalset.Tagger
 	for _, n := range names {
@@ -66,6 +71,12 @@ func loadCorpora(ctx context.Context, names []string) ([]*evalset.Set, error) {
 		} else {
 			if tag == nil {
 				tag = freshTagger().Tag
+				if outOfFold {
+					var err error
+					if tag, err = outOfFoldTagger(ctx, n); err != nil {
+						return nil, err
+					}
+				}
 			}
 			s, err = evalset.Icco(ctx, n, tag)
 		}
@@ -86,7 +97,7 @@ func runEvalCorpora(cmd *cobra.Command, app *App, o *evalOpts) error {
 	if err != nil {
 		return err
 	}
-	sets, err := loadCorpora(ctx, o.cmp.corpora)
+	sets, err := loadCorpora(ctx, o.cmp.corpora, o.cmp.outOfFold)
 	if err != nil {
 		return err
 	}

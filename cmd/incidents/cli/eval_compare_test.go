@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,6 +54,8 @@ func TestEvalCompareUsage(t *testing.T) {
 		{"eval", "--corpus", "bundled"},
 		{"eval", "--anchor", anchorScript},
 		{"eval", "--compare", "--tune"},
+		{"eval", "--out-of-fold", "--corpus", iccoCorpus},
+		{"eval", "--compare", "--out-of-fold"},
 	} {
 		_, _, err := runCLI(t, args...)
 		var ue *UsageError
@@ -92,5 +96,47 @@ func TestEvalCompareAnchorOnDatabase(t *testing.T) {
 	}
 	if text.Metrics.MRR < anchor.Metrics.MRR {
 		t.Errorf("text half MRR %.3f below plain TF-IDF %.3f on the stored bundled corpus", text.Metrics.MRR, anchor.Metrics.MRR)
+	}
+}
+
+// TestEvalOutOfFold: with --out-of-fold every case the shipped model
+// learned is tagged by a model that did not learn it, and the dev half's
+// tag ranking loses what the tagger remembered of it.
+func TestEvalOutOfFold(t *testing.T) {
+	shipped := freshTagger()
+	foldOf, taggers, err := foldTaggers(context.Background(), shipped, iccoCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned := shipped.Model().TrainedOn
+	if len(foldOf) != len(learned) || len(taggers) < 2 {
+		t.Fatalf("%d cases in folds, the shipped model learned %d; %d fold models", len(foldOf), len(learned), len(taggers))
+	}
+	for id, k := range foldOf {
+		if _, in := slices.BinarySearch(learned, id); !in {
+			t.Errorf("%s is in a fold but the shipped model did not learn it", id)
+		}
+		if _, in := slices.BinarySearch(taggers[k].Model().TrainedOn, id); in {
+			t.Errorf("%s is tagged by a fold model that learned it", id)
+		}
+	}
+	devTags := func(args ...string) evalset.Row {
+		out, _ := mustRun(t, append([]string{"eval", "--compare", "--corpus", iccoCorpus, "-o", "json"}, args...)...)
+		var rep corpusReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rep.Rows {
+			if r.Labels == "root-cause/"+evalset.Dev && r.Mode == "tags-only" {
+				return r
+			}
+		}
+		t.Fatalf("no dev tags-only row: %.300s", out)
+		return evalset.Row{}
+	}
+	in, oof := devTags(), devTags("--out-of-fold")
+	if oof.Metrics.Cases != in.Metrics.Cases || oof.Metrics.PrecisionAt[5] >= in.Metrics.PrecisionAt[5] {
+		t.Errorf("dev tags-only P@5 %.3f out of fold, %.3f with the shipped tags: the shipped tagger's memory should be worth something",
+			oof.Metrics.PrecisionAt[5], in.Metrics.PrecisionAt[5])
 	}
 }
