@@ -173,6 +173,7 @@ func rootCauseIn(dst []string, in *incident.Incident, class string) int {
 //
 //	same root cause: Expired certificate              (the same most specific term)
 //	related root cause: both Software defect → Race condition or timing vs Resource leak
+//	related root cause: both Software defect (that one: Race condition or timing)   (only the other says)
 //	related root cause: both Software defect          (neither says more)
 func (ix *Index) appendRootCause(b []byte, i, j int, rc []TagContribution) []byte {
 	best := -1
@@ -196,8 +197,16 @@ func (ix *Index) appendRootCause(b []byte, i, j int, rc []TagContribution) []byt
 	b = append(b, class.Label...)
 	var sa, sc [2]string
 	na, nc := rootCauseIn(sa[:], ix.cases[i], class.Term), rootCauseIn(sc[:], ix.cases[j], class.Term)
-	if na == 0 && nc == 0 {
+	switch {
+	case na == 0 && nc == 0:
 		return b
+	case na == 0:
+		// Only the related case says which: name it as its own.
+		b = append(b, " (that one: "...)
+		return append(appendSubclasses(b, sc[:nc]), ')')
+	case nc == 0:
+		b = append(b, " (this one: "...)
+		return append(appendSubclasses(b, sa[:na]), ')')
 	}
 	b = append(b, " → "...)
 	b = appendSubclasses(b, sa[:na])
@@ -206,9 +215,6 @@ func (ix *Index) appendRootCause(b []byte, i, j int, rc []TagContribution) []byt
 }
 
 func appendSubclasses(b []byte, terms []string) []byte {
-	if len(terms) == 0 {
-		return append(b, "unspecified"...)
-	}
 	v := taxonomy.Default()
 	for k, t := range terms {
 		if k > 0 {

@@ -32,7 +32,8 @@ func TestReasonRootCause(t *testing.T) {
 		// The broad class with subclasses is never "same root cause".
 		{"bug1", "bug2", "related root cause: both Software defect"},
 		{"race", "leak", "related root cause: both Software defect → Race condition or timing vs Resource leak"},
-		{"bug1", "race", "related root cause: both Software defect → unspecified vs Race condition or timing"},
+		{"bug1", "race", "related root cause: both Software defect (that one: Race condition or timing)"},
+		{"race", "bug1", "related root cause: both Software defect (this one: Race condition or timing)"},
 		// A class without subclasses is as specific as the vocabulary goes.
 		{"conf1", "conf2", "same root cause: Configuration error"},
 	} {
