@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"slices"
 
 	"incidents/data/incident"
 	"incidents/data/store"
@@ -105,20 +104,12 @@ func BuildCase(ctx context.Context, st *store.Store, id string) (*CaseReport, er
 	return c, nil
 }
 
-// caseEvents groups the same-event links of a case by event, in the order
-// of their first report.
+// caseEvents groups the same-event links of a case by event
+// (incident.GroupEvents), in the order of their first report.
 func caseEvents(related []Related) []CaseEvent {
 	var out []CaseEvent
-	for _, r := range related {
-		if r.Event == "" {
-			continue
-		}
-		i := slices.IndexFunc(out, func(e CaseEvent) bool { return e.Name == r.Event })
-		if i < 0 {
-			i = len(out)
-			out = append(out, CaseEvent{Name: r.Event})
-		}
-		out[i].Reports = append(out[i].Reports, r)
+	for _, g := range incident.GroupEvents(related, func(r Related) string { return r.Event }, func(r Related) string { return r.ID }) {
+		out = append(out, CaseEvent{Name: g.Event, Reports: g.Items})
 	}
 	return out
 }

@@ -37,3 +37,35 @@ const (
 	Pin = "pin"
 	Not = "not"
 )
+
+// EventGroup is one real-world event and the links (or rows made from
+// them) that name it.
+type EventGroup[T any] struct {
+	Event string
+	Items []T
+}
+
+// GroupEvents groups the items that name an event (event(x) != "") by that
+// event: events in the order of their first item, each id (id(x)) once per
+// event. Items naming no event are left out. Every page that lists a
+// case's events groups its links with it.
+func GroupEvents[T any](items []T, event, id func(T) string) []EventGroup[T] {
+	var out []EventGroup[T]
+	at := map[string]int{}
+	seen := map[[2]string]bool{}
+	for _, x := range items {
+		ev := event(x)
+		if ev == "" || seen[[2]string{ev, id(x)}] {
+			continue
+		}
+		seen[[2]string{ev, id(x)}] = true
+		i, ok := at[ev]
+		if !ok {
+			i = len(out)
+			at[ev] = i
+			out = append(out, EventGroup[T]{Event: ev})
+		}
+		out[i].Items = append(out[i].Items, x)
+	}
+	return out
+}

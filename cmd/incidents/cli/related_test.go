@@ -361,3 +361,22 @@ func TestRelatedEvent(t *testing.T) {
 		t.Errorf("--all json of aws-2025-10-19: %+v", line.Related)
 	}
 }
+
+// TestShowEvent: show lists the events a case reports with the other
+// organisations' reports, in the table and on the Markdown case page; a
+// case of no event has no such line.
+func TestShowEvent(t *testing.T) {
+	db := bundledDB(t)
+	out, _ := mustRun(t, "--db", db, "show", "incident-io-2025-10-20")
+	if !strings.Contains(out, "Same event") || !strings.Contains(out, "AWS us-east-1, 2025-10-19: aws-2025-10-19, launchdarkly-2025-10-20") {
+		t.Errorf("show table:\n%s", out)
+	}
+	md, _ := mustRun(t, "--db", db, "show", "incident-io-2025-10-20", "-o", "markdown")
+	i, j := strings.Index(md, "## Same event: AWS us-east-1, 2025-10-19\n"), strings.Index(md, "## Related cases (computed")
+	if i < 0 || j < i || !strings.Contains(md[i:j], "- **aws-2025-10-19** ") || !strings.Contains(md[i:j], "- **launchdarkly-2025-10-20** ") {
+		t.Errorf("show markdown:\n%s", md)
+	}
+	if md, _ := mustRun(t, "--db", db, "show", "IL-0395", "-o", "markdown"); strings.Contains(md, "Same event") {
+		t.Error("IL-0395's page lists an event")
+	}
+}

@@ -144,6 +144,9 @@ func showTable(ctx context.Context, w io.Writer, s *store.Store, in *incident.In
 	if err != nil {
 		return err
 	}
+	for _, g := range linkEvents(links) {
+		t.Rows = append(t.Rows, []string{"Same event", g.Event + ": " + strings.Join(linkTargets(g.Items), ", ")})
+	}
 	for _, l := range links {
 		t.Rows = append(t.Rows, []string{fmt.Sprintf("Related #%d", l.Rank), fmt.Sprintf("%s %.2f %s", l.To, l.Score, l.Reason)})
 	}
@@ -161,6 +164,7 @@ func writeCasePage(w io.Writer, in *incident.Incident, links []incident.Link, re
 	mdTags(&b, in)
 	mdSources(&b, in.Sources)
 	mdReferences(&b, in.References)
+	mdEvents(&b, links, related)
 	mdLinks(&b, links, related, gen)
 	if in.SourceFile != "" || in.Format != "" {
 		fmt.Fprintf(&b, "_Imported from %s (%s); content hash %s._\n", orDash(in.SourceFile), orDash(in.Format), shortHash(in.Hash))
@@ -286,6 +290,39 @@ func mdReferences(b *strings.Builder, refs []incident.Reference) {
 		b.WriteString(line + "\n")
 	}
 	b.WriteString("\n")
+}
+
+// linkEvents groups a case's same-event links by event.
+func linkEvents(links []incident.Link) []incident.EventGroup[incident.Link] {
+	return incident.GroupEvents(links, func(l incident.Link) string { return l.Event }, func(l incident.Link) string { return l.To })
+}
+
+func linkTargets(links []incident.Link) []string {
+	out := make([]string, len(links))
+	for i, l := range links {
+		out[i] = l.To
+	}
+	return out
+}
+
+// mdEvents lists the events the case reports with other organisations'
+// reports of them.
+func mdEvents(b *strings.Builder, links []incident.Link, related map[string]*incident.Incident) {
+	for _, g := range linkEvents(links) {
+		b.WriteString("## Same event: " + mdText(g.Event) + "\n\nOther organisations' reports of this event:\n\n")
+		for _, l := range g.Items {
+			line := "- **" + l.To + "**"
+			if r := related[l.To]; r != nil {
+				line += " " + mdText(r.Title) + " (" + mdText(r.Org)
+				if r.Date != "" {
+					line += " · " + r.Date
+				}
+				line += ")"
+			}
+			b.WriteString(line + "\n")
+		}
+		b.WriteString("\n")
+	}
 }
 
 // mdLinks lists the computed related cases of generation gen (nil: computed

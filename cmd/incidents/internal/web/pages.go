@@ -233,27 +233,16 @@ func linkRows(snap *engine.Snapshot, ls []engine.LinkView, incoming bool) []link
 	return out
 }
 
-// eventRows groups the same-event links of a case, both ways, by event:
-// events in the order their first report appears (its own links first),
-// each report once.
+// eventRows groups the same-event links of a case, both ways, by event
+// (incident.GroupEvents): its own links first.
 func eventRows(lists ...[]linkRow) []eventRow {
-	var out []eventRow
-	at := map[string]int{}
-	seen := map[[2]string]bool{}
+	var all []linkRow
 	for _, ls := range lists {
-		for _, l := range ls {
-			if l.Event == "" || seen[[2]string{l.Event, l.ID}] {
-				continue
-			}
-			seen[[2]string{l.Event, l.ID}] = true
-			i, ok := at[l.Event]
-			if !ok {
-				i = len(out)
-				at[l.Event] = i
-				out = append(out, eventRow{Name: l.Event})
-			}
-			out[i].Reports = append(out[i].Reports, l)
-		}
+		all = append(all, ls...)
+	}
+	var out []eventRow
+	for _, g := range incident.GroupEvents(all, func(l linkRow) string { return l.Event }, func(l linkRow) string { return l.ID }) {
+		out = append(out, eventRow{Name: g.Event, Reports: g.Items})
 	}
 	return out
 }
