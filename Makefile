@@ -13,7 +13,7 @@ DB ?= incidents.duckdb
 REPORT ?= report.html
 ECHARTS_VERSION := 5.6.0
 ECHARTS := reports/assets/echarts.min.js
-GOSRC := $(shell find . -name '*.go' -not -path './.git/*') $(shell find . -name '*.yaml' -path './taxonomy/*') go.mod go.sum
+GOSRC := $(shell find . -name '*.go' -not -path './.git/*') $(shell find taxonomy similarity \( -name '*.yaml' -o -name '*.txt' \) -not -path '*/testdata/*') go.mod go.sum
 
 .PHONY: all build run test test-short bench fuzz-short assets deps-test install clean lint tidy-check fmt-check vet staticcheck staticcheck-install eval-compare
 

@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	_ "embed"
 	"slices"
 	"strings"
 	"sync"
@@ -19,48 +20,31 @@ const TagsOnlyText = 0.03
 // common to be shown as a shared word (it still counts in the score).
 const GeneralDFShare = 0.4
 
-// generalWords are words of any narrative that say nothing about what
-// failed: they count in the score (measured: dropping them from the score
-// lowered every figure) but are never shown as the words two cases share.
-// Matched against a term's usual surface form.
-var generalWords = wordSet(`
-good bad better best worse worst great fine right well back forward ahead away further
-quarter week weeks day days daily morning afternoon evening night nights today tonight
-year years month months moment period date dates time times later earlier soon eventually
-finally recently shortly long short hours minutes seconds
-engineer engineers engineering staff people person someone everyone anyone team teams
-oncall on-call responder responders colleagues
-began begin begun start started starting noticed notice made make making took take taken
-taking got get getting went go going came come coming saw see seen seeing found find finding
-said say told tell decided tried try trying worked work working works happened happen
-happening became become seemed seem needed need wanted want allowed allow helped help kept
-keep brought bring let put continued continue continuing remained remain stayed ensure
-ensured believe believed understand understood learn learned learnt know known
-one two three four five first second third last next several many lot lots bit number
-also just really actually still even like thing things way part kind sort point fact
-place example instance order set able unable following followed early late
-root cause causes caused causing result results resulted led lead leading
-investigation investigated investigate identified identify determined confirmed
-mitigate mitigated mitigation resolve resolved resolution recovered recovery restore
-restored fixed fix fixes problem problems outage outages event events
-sorry regret apologies trust thank thanks patience commitment priority
-january february march april may june july august september october november december
-monday tuesday wednesday thursday friday saturday sunday weekend
-new old nearly almost whole entire full half left leaving open opened moved moving used using
-use run running ran effect effects applied apply reached reach around about more less much
-large small big high low higher lower hundreds thousands millions
-sent pull pulled put putting gave give given told shown showed made came
-`)
+// generalWords are the words of generalwords.txt: words of any
+// narrative that say nothing about what failed, counted in the score but
+// never shown as the words two cases share.
+//
+//go:embed generalwords.txt
+var generalWordsText string
+
+var generalWords = wordSet(generalWordsText)
 
 // isYear: a four-digit year is a date, not a likeness.
 func isYear(s string) bool {
 	return len(s) == 4 && (s[:2] == "19" || s[:2] == "20") && strings.Trim(s, "0123456789") == ""
 }
 
+// wordSet reads a word list: words separated by white space, lines that
+// start with '#' left out.
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		for _, w := range strings.Fields(line) {
+			m[w] = true
+		}
 	}
 	return m
 }

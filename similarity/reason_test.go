@@ -96,3 +96,20 @@ func TestSharedTermsDistinctive(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneralWords: the embedded word list is read without its comments.
+func TestGeneralWords(t *testing.T) {
+	for _, w := range []string{"good", "back", "engineers", "quarter", "months", "sorry"} {
+		if !generalWords[w] {
+			t.Errorf("%q is not a general word", w)
+		}
+	}
+	for _, w := range []string{"#", "General", "words:", "leak", "certificate"} {
+		if generalWords[w] {
+			t.Errorf("%q is a general word", w)
+		}
+	}
+	if m := wordSet("# a comment line\n a b\n  # another\nc"); len(m) != 3 || !m["a"] || !m["c"] {
+		t.Errorf("wordSet: %v", m)
+	}
+}
