@@ -15,7 +15,7 @@ ECHARTS_VERSION := 5.6.0
 ECHARTS := reports/assets/echarts.min.js
 GOSRC := $(shell find . -name '*.go' -not -path './.git/*') $(shell find taxonomy similarity \( -name '*.yaml' -o -name '*.txt' \) -not -path '*/testdata/*') go.mod go.sum
 
-.PHONY: all build run test test-short bench fuzz-short assets deps-test install clean lint tidy-check fmt-check vet staticcheck staticcheck-install eval-compare
+.PHONY: all build run test test-short bench bench-compare deps-bench fuzz-short assets deps-test install clean lint tidy-check fmt-check vet staticcheck staticcheck-install eval-compare
 
 all: build
 
@@ -127,6 +127,25 @@ eval-compare: build deps-test
 
 bench: $(ECHARTS)
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./...
+
+# The all-links recompute beside its peers, in one run on one generated
+# corpus (BENCH_N cases, seed 5): ours end to end, scikit-learn's
+# TfidfVectorizer + ing-bank's sparse_dot_topn 0.3.6 on every core, and
+# TfidfVectorizer + a chunked product; prints each round and the ratios.
+# sparse_dot_topn is built from ../shared/anchors into .anchors/ (ignored by
+# git); the corpus and database go to .bench/. Not part of 'make test'.
+BENCH_N ?= 10000
+BENCH_ROUNDS ?= 3
+ANCHORS ?= $(SHARED)/anchors
+SDT_DIR := $(CURDIR)/.anchors/sparse_dot_topn
+bench-compare: build deps-bench
+	@bash $(ANCHORS)/build_sparse_dot_topn.sh $(SDT_DIR) >/dev/null
+	@bash scripts/bench-compare.sh $(BIN) $(ANCHORS) $(SDT_DIR) $(CURDIR)/.bench $(BENCH_N) $(BENCH_ROUNDS)
+
+# Debian's Cython, NumPy, SciPy and scikit-learn build and run the anchors.
+deps-bench:
+	@/usr/bin/python3 -c 'import Cython, numpy, scipy, sklearn' 2>/dev/null && command -v g++ >/dev/null && command -v bc >/dev/null || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cython3 python3-numpy python3-scipy python3-sklearn python3-dev g++ bc >/dev/null; }
 
 install: $(ECHARTS)
 	$(GO) install ./cmd/incidents

@@ -3,6 +3,7 @@ package similarity
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"syscall"
 	"testing"
@@ -151,4 +152,90 @@ func BenchmarkRecall100k(b *testing.B) {
 		r = recallVsBrute(ix, 10, n/300)
 	}
 	b.ReportMetric(r, "recall@10")
+}
+
+// BenchmarkBuildPhases splits building an index over n generated cases
+// held in memory into its phases, wall and CPU time each: analysing the
+// text (tokenise, stem, concepts, field weights) or decoding the stored
+// analyses instead, then the index (dictionary, df, vectors, events,
+// inverted indexes); encode is what ingest adds to store the analyses.
+//
+//	go test -run '^$' -bench BuildPhases/100000 -benchtime 1x -timeout 30m ./similarity
+func BenchmarkBuildPhases(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		if testing.Short() && n > 10_000 {
+			continue
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			cases := gen.Generate(gen.Options{N: n, Seed: 7}).Cases
+			p := DefaultParams()
+			vecs := make([][]byte, n)
+			w0, c0 := time.Now(), cpuTime()
+			parallelRange(runtime.GOMAXPROCS(0), n, func(lo, hi int) {
+				enc := NewTermEncoder(p)
+				for i := lo; i < hi; i++ {
+					vecs[i] = enc.Encode(cases[i])
+				}
+			})
+			encWall, encCPU := time.Since(w0), cpuTime()-c0
+			size := 0
+			for _, v := range vecs {
+				size += len(v)
+			}
+			lean := make([]*incident.Incident, n)
+			for i, c := range cases {
+				lean[i] = leanCopy(c)
+			}
+			var tok, dec, idx [2]time.Duration
+			phase := func(acc *[2]time.Duration, fn func()) {
+				w, c := time.Now(), cpuTime()
+				fn()
+				acc[0] += time.Since(w)
+				acc[1] += cpuTime() - c
+			}
+			for b.Loop() {
+				bl := NewBuilder(p)
+				phase(&tok, func() {
+					for _, c := range cases {
+						bl.Add(c)
+					}
+					bl.wait()
+				})
+				phase(&idx, func() { bl.index() })
+				bl = NewBuilder(p)
+				phase(&dec, func() {
+					for i, c := range lean {
+						bl.AddAnalysed(c, vecs[i])
+					}
+					bl.wait()
+				})
+				bl.index()
+			}
+			per := func(d time.Duration) float64 { return d.Seconds() / float64(b.N) }
+			b.ReportMetric(per(tok[0]), "tokenise-s")
+			b.ReportMetric(per(tok[1]), "tokenise-cpu-s")
+			b.ReportMetric(per(dec[0]), "decode-s")
+			b.ReportMetric(per(dec[1]), "decode-cpu-s")
+			b.ReportMetric(per(idx[0]), "index-s")
+			b.ReportMetric(per(idx[1]), "index-cpu-s")
+			b.ReportMetric(encWall.Seconds(), "encode-s")
+			b.ReportMetric(encCPU.Seconds(), "encode-cpu-s")
+			b.ReportMetric(float64(size)/float64(n), "stored-B/case")
+		})
+	}
+}
+
+// BenchmarkExact10k is the exact all-pairs top 10 (related --recompute
+// --exact) over 10k generated cases, without the store.
+//
+//	go test -run '^$' -bench Exact10k -benchtime 1x ./similarity
+func BenchmarkExact10k(b *testing.B) {
+	p := DefaultParams()
+	p.Exact = true
+	ix := Build(benchCases(10_000), p)
+	c0 := cpuTime()
+	for b.Loop() {
+		ix.AllTopK(context.Background(), 10, nil, nil)
+	}
+	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
 }

@@ -57,6 +57,13 @@ type termWorker struct {
 	acc     []float64
 	touched []uint32
 	org     []int32
+	// decoding stored analyses (terms.go): surface counts by term id,
+	// and scratch
+	surf [][]surfaceCount
+	dec  []int32
+	term []byte
+	key  []byte
+	enc  encScratch
 }
 
 // doc analyses one case into the worker's arrays. The words of the case's
@@ -113,19 +120,32 @@ func Build(cases []*incident.Incident, p Params) *Index {
 // (id, org, product, title, date, tags): the text is dropped once
 // analysed, so a large corpus is never held in memory whole.
 type Builder struct {
-	ix    *Index
-	lean  bool
-	ws    []*termWorker
-	jobs  chan buildBatch
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	raw   []rawDoc
-	batch buildBatch
+	ix      *Index
+	lean    bool
+	ws      []*termWorker
+	jobs    chan buildBatch
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	raw     []rawDoc
+	batch   buildBatch
+	damaged []string
+	// keep: the analyses of cases given as text are encoded too
+	// (KeepAnalyses), by case id.
+	keep     bool
+	analyses []Analysed
+}
+
+// Analysed is the encoded analysis of one case (see TermEncoder), with
+// the case's content hash as the case given to the builder had it.
+type Analysed struct {
+	ID, Hash string
+	Vec      []byte
 }
 
 type buildBatch struct {
 	start int
 	cases []*incident.Incident
+	vecs  [][]byte // stored analyses (AddAnalysed), nil for text
 }
 
 // NewBuilder starts a builder with lean case copies.
@@ -152,12 +172,27 @@ func newBuilder(p Params, keepCases bool) *Builder {
 			local := make([]rawDoc, 0, buildChunk)
 			for bt := range b.jobs {
 				local = local[:0]
-				for _, in := range bt.cases {
-					s, e := tw.doc(in)
+				var bad []string
+				var kept []Analysed
+				for k, in := range bt.cases {
+					var s, e int
+					if bt.vecs != nil && bt.vecs[k] != nil {
+						var err error
+						if s, e, err = tw.decode(bt.vecs[k]); err != nil {
+							bad = append(bad, in.ID)
+						}
+					} else {
+						s, e = tw.doc(in)
+						if b.keep {
+							kept = append(kept, Analysed{in.ID, in.Hash, tw.encode(s, e)})
+						}
+					}
 					local = append(local, rawDoc{w, s, e})
 				}
 				b.mu.Lock()
 				copy(b.raw[bt.start:], local)
+				b.damaged = append(b.damaged, bad...)
+				b.analyses = append(b.analyses, kept...)
 				b.mu.Unlock()
 			}
 		}(w)
@@ -171,7 +206,39 @@ func leanCopy(in *incident.Incident) *incident.Incident {
 }
 
 // Add queues one case; not safe for concurrent use.
-func (b *Builder) Add(in *incident.Incident) {
+func (b *Builder) Add(in *incident.Incident) { b.add(in, nil) }
+
+// AddAnalysed queues a case whose text was analysed before: vec is what a
+// TermEncoder of this builder's analysis (AnalysisKey) wrote for it, and
+// in needs only the fields the index keeps (id, organisation, product,
+// title, date, start, tags). A vec that cannot be read leaves the case
+// without terms and is reported by Damaged.
+func (b *Builder) AddAnalysed(in *incident.Incident, vec []byte) {
+	if vec == nil {
+		vec = []byte{}
+	}
+	b.add(in, vec)
+}
+
+// KeepAnalyses makes the builder encode the analysis of every case it
+// analyses from its text, for storage (Analyses). Call it before Add.
+func (b *Builder) KeepAnalyses() {
+	b.keep = true
+	for _, w := range b.ws {
+		w.an.RecordDocs()
+	}
+}
+
+// Analyses returns the encoded analyses KeepAnalyses asked for, by case
+// id; valid once Index returned.
+func (b *Builder) Analyses() []Analysed { return b.analyses }
+
+// Damaged lists the cases given to AddAnalysed whose stored analysis
+// could not be read; valid once Index returned. Their vectors are empty:
+// build again from their text.
+func (b *Builder) Damaged() []string { return b.damaged }
+
+func (b *Builder) add(in *incident.Incident, vec []byte) {
 	ix := b.ix
 	if in == nil {
 		return
@@ -189,6 +256,12 @@ func (b *Builder) Add(in *incident.Incident) {
 		b.batch = buildBatch{start: len(ix.cases) - 1, cases: make([]*incident.Incident, 0, buildChunk)}
 	}
 	b.batch.cases = append(b.batch.cases, in)
+	if vec != nil && b.batch.vecs == nil {
+		b.batch.vecs = make([][]byte, len(b.batch.cases)-1, buildChunk)
+	}
+	if b.batch.vecs != nil {
+		b.batch.vecs = append(b.batch.vecs, vec)
+	}
 	if len(b.batch.cases) == buildChunk {
 		b.flush()
 	}
@@ -207,14 +280,49 @@ func (b *Builder) flush() {
 
 // Index finishes the build; the Builder must not be used afterwards.
 func (b *Builder) Index() *Index {
+	b.wait()
+	return b.index()
+}
+
+// wait lets the workers analyse what is queued and stop.
+func (b *Builder) wait() {
 	b.flush()
 	close(b.jobs)
 	b.wg.Wait()
+}
+
+// index builds the index from what the workers analysed.
+func (b *Builder) index() *Index {
 	ix, ws, raw := b.ix, b.ws, b.raw
 	b.ws, b.raw = nil, nil
+	// Cases in id order, whatever order they came in (a scan of the store
+	// need not keep one): the links then depend on the corpus alone.
+	if !slices.IsSortedFunc(ix.cases, func(x, y *incident.Incident) int { return strings.Compare(x.ID, y.ID) }) {
+		perm := make([]int, len(ix.cases))
+		for i := range perm {
+			perm[i] = i
+		}
+		slices.SortFunc(perm, func(x, y int) int { return strings.Compare(ix.cases[x].ID, ix.cases[y].ID) })
+		cases := make([]*incident.Incident, len(perm))
+		sorted := make([]rawDoc, len(perm))
+		for i, j := range perm {
+			cases[i], sorted[i] = ix.cases[j], raw[j]
+			ix.byID[cases[i].ID] = int32(i)
+		}
+		ix.cases, raw = cases, sorted
+	}
+	slices.Sort(b.damaged)
+	slices.SortFunc(b.analyses, func(x, y Analysed) int { return strings.Compare(x.ID, y.ID) })
 	n := len(ix.cases)
 	nw := ix.workers()
+	if n <= ExactUpTo {
+		ix.p.Exact = true
+	}
 	p := ix.p
+	ix.ids = make([]string, n)
+	for i, c := range ix.cases {
+		ix.ids[i] = c.ID
+	}
 
 	// 2. One dictionary in sorted term order, so ids do not depend on
 	// scheduling.
@@ -273,7 +381,7 @@ func (b *Builder) Index() *Index {
 		ix.idf = append(ix.idf, float32(smoothIDF(n, int(d))))
 		ix.nText++
 	}
-	ix.surface = representativeSurfaces(ix.terms, ws, p.Bigrams)
+	ix.surface = representativeSurfaces(ix.terms, ws, local, gid, p.Bigrams)
 	ix.markGeneral()
 
 	// 4. Tag features, weighted for the corpus's tags.
@@ -327,39 +435,47 @@ func (b *Builder) Index() *Index {
 	}
 	ix.cpoff, ix.cpost = ix.buildPostings(nw, approxBudget.features)
 	ix.buildCommonTags()
-	// The search reads tag lists whole, so their order is free: by case,
-	// the sums it adds to are written in address order.
-	parallel(nw, len(ix.tags), func(t int) {
-		f := ix.nText + t
-		slices.SortFunc(ix.cpost[ix.cpoff[f]:ix.cpoff[f+1]], func(a, b posting) int { return int(int64(a.doc) - int64(b.doc)) })
-	})
+	ix.order = ix.tagOrder()
+	// The search reads tag lists whole, so their order is free: by case
+	// (as buildPostings leaves them), the sums it adds to are written in
+	// address order.
 	return ix
 }
 
 // representativeSurfaces picks for every term the surface form seen most
 // often (ties: the shortest, then the first in byte order). A bigram's
-// surface is made of its words' surfaces.
-func representativeSurfaces(terms []string, ws []*termWorker, bigrams bool) []string {
-	type best struct {
-		s string
-		n int
-	}
-	counts := map[string]map[string]int{}
-	for _, w := range ws {
-		w.an.Surfaces(func(surface, term string, n int) {
-			m := counts[term]
-			if m == nil {
-				m = map[string]int{}
-				counts[term] = m
+// surface is made of its words' surfaces. Counts are gathered by global
+// term id (local maps each worker's ids to those).
+func representativeSurfaces(terms []string, ws []*termWorker, local [][]uint32, gid map[string]uint32, bigrams bool) []string {
+	counts := make([][]surfaceCount, len(gid))
+	for w, tw := range ws {
+		add := func(surface string, id int32, n int) {
+			g := local[w][id]
+			l := counts[g]
+			for k := range l {
+				if l[k].s == surface {
+					l[k].n += n
+					return
+				}
 			}
-			m[surface] += n
-		})
+			counts[g] = append(l, surfaceCount{surface, n})
+		}
+		tw.an.SurfaceIDs(add)
+		for id, l := range tw.surf {
+			for _, c := range l {
+				add(c.s, int32(id), c.n)
+			}
+		}
 	}
 	pick := func(term string) string {
-		var b best
-		for s, n := range counts[term] {
-			if n > b.n || (n == b.n && (len(s) < len(b.s) || (len(s) == len(b.s) && s < b.s))) {
-				b = best{s, n}
+		g, ok := gid[term]
+		if !ok {
+			return term
+		}
+		var b surfaceCount
+		for _, c := range counts[g] {
+			if c.n > b.n || (c.n == b.n && (len(c.s) < len(b.s) || (len(c.s) == len(b.s) && c.s < b.s))) {
+				b = c
 			}
 		}
 		if b.s == "" {

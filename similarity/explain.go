@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -144,15 +145,10 @@ func (ix *Index) explain(i, j int, maxTerms int) Explanation {
 	return e
 }
 
-// classMatch reports whether case i or j reaches the shared feature f only
-// as a root-cause class through a subclass. Only a root-cause term without
-// a subclass part can be such a class; every other feature is a tag of
-// both cases.
-func (ix *Index) classMatch(i, j int, f TagFeature) bool {
-	if f.Facet != incident.RootCause || !incident.IsClass(f.Term) {
-		return false
-	}
-	return !hasTag(ix.cases[i], f) || !hasTag(ix.cases[j], f)
+// classMatch reports whether case i or j reaches the shared tag feature f
+// only as a root-cause class through a subclass.
+func (ix *Index) classMatch(i, j int, f uint32) bool {
+	return ix.viaSubclass(i, f) || ix.viaSubclass(j, f)
 }
 
 func hasTag(in *incident.Incident, f TagFeature) bool {
@@ -288,6 +284,37 @@ type linkBufs struct {
 	tags    []TagContribution
 	reason  []byte
 	reasons map[string]string
+	tagKey  []byte
+	tagMaps map[string]map[incident.Facet][]string
+}
+
+// sharedTags returns the shared tags of a link by facet. Links sharing
+// the same tags share one map (a corpus has few distinct sets): readers
+// must not modify it.
+// key holds the tags' feature ids (4 bytes each).
+func (lb *linkBufs) sharedTags(tags []TagContribution, key []byte) map[incident.Facet][]string {
+	if m, ok := lb.tagMaps[string(key)]; ok {
+		return m
+	}
+	// Tags come grouped by facet: one backing array, sliced per facet.
+	all := make([]string, len(tags))
+	m := make(map[incident.Facet][]string, 4)
+	for a := 0; a < len(tags); {
+		b := a
+		for b < len(tags) && tags[b].Facet == tags[a].Facet {
+			all[b] = tags[b].Term
+			b++
+		}
+		m[tags[a].Facet] = all[a:b:b]
+		a = b
+	}
+	if lb.tagMaps == nil {
+		lb.tagMaps = map[string]map[incident.Facet][]string{}
+	}
+	if len(lb.tagMaps) < maxInternedReasons {
+		lb.tagMaps[string(key)] = m
+	}
+	return m
 }
 
 // links explains the ranked candidates of case i; lb may be nil.
@@ -326,6 +353,7 @@ func (ix *Index) link(i int, c cand, rank int, lb *linkBufs) incident.Link {
 	var top [shownCandidates]topTerm
 	nTop := 0
 	tags := lb.tags[:0]
+	lb.tagKey = lb.tagKey[:0]
 	x, y := 0, 0
 	for x < len(fa) && y < len(fb) {
 		switch {
@@ -357,9 +385,10 @@ func (ix *Index) link(i int, c cand, rank int, lb *linkBufs) incident.Link {
 				}
 			} else {
 				tf := ix.tagFeature(f)
+				lb.tagKey = binary.LittleEndian.AppendUint32(lb.tagKey, f)
 				tags = append(tags, TagContribution{Facet: tf.Facet, Term: tf.Term,
 					Label:        ix.tagLabel[int(f)-ix.nText],
-					Class:        ix.classMatch(i, j, tf),
+					Class:        ix.classMatch(i, j, f),
 					Contribution: ix.p.WTags * p})
 			}
 			x++
@@ -376,7 +405,7 @@ func (ix *Index) link(i int, c cand, rank int, lb *linkBufs) incident.Link {
 		shownTerms[k] = TermContribution{f: f, Term: ix.terms[f], Surface: ix.surface[f]}
 	}
 	terms := shownTerms[:len(shown)]
-	l := incident.Link{From: ix.cases[i].ID, To: ix.cases[j].ID, Rank: rank, Score: c.score,
+	l := incident.Link{From: ix.ids[i], To: ix.ids[j], Rank: rank, Score: c.score,
 		TextScore: c.text, TagScore: c.tag}
 	if c.event > 0 {
 		l.Event = ix.eventLabels[c.event-1]
@@ -394,18 +423,7 @@ func (ix *Index) link(i int, c cand, rank int, lb *linkBufs) incident.Link {
 		}
 	}
 	if len(tags) > 0 {
-		// Tags come grouped by facet: one backing array, sliced per facet.
-		all := make([]string, len(tags))
-		l.SharedTags = make(map[incident.Facet][]string, 4)
-		for a := 0; a < len(tags); {
-			b := a
-			for b < len(tags) && tags[b].Facet == tags[a].Facet {
-				all[b] = tags[b].Term
-				b++
-			}
-			l.SharedTags[tags[a].Facet] = all[a:b:b]
-			a = b
-		}
+		l.SharedTags = lb.sharedTags(tags, lb.tagKey)
 	}
 	lb.tags = tags[:0]
 	if len(terms) > 0 {

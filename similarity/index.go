@@ -28,6 +28,11 @@ type posting struct {
 type Index struct {
 	p     Params
 	cases []*incident.Incident
+	ids   []string // case id by index
+	// order is the order all-pairs searches visit the cases in: cases
+	// with the same tags together, so that consecutive queries read the
+	// same tag lists while they are in cache.
+	order []int32
 	byID  map[string]int32
 
 	// Text features have ids [0, nText); tag features [nText, nFeat).
@@ -38,7 +43,11 @@ type Index struct {
 	idf      []float32 // by feature id
 	tags     []TagFeature
 	tagLabel []string // taxonomy label by tag feature index
-	pruned   int      // text terms dropped by the df ceiling
+	// subF[subOff[i]:subOff[i+1]] are the root-cause classes case i
+	// reaches only through a subclass (tags.go).
+	subOff []uint32
+	subF   []uint32
+	pruned int // text terms dropped by the df ceiling
 	// general marks the text features never shown as shared words;
 	// conceptWords lists the word features of each concept feature.
 	general      []bool

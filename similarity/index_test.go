@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"incidents/data/gen"
 	"incidents/data/incident"
 )
 
@@ -188,14 +189,47 @@ func TestTopKEqualsBruteForce(t *testing.T) {
 		p.MinScore, p.WText, p.WTags, p.Exact = tt.minScore, tt.wText, 1-tt.wText, true
 		ix := Build(cases, p)
 		all := ix.AllTopK(context.Background(), tt.k, nil, nil)
-		for i, c := range cases {
-			want := ix.BruteTopK(i, tt.k)
+		for _, c := range cases {
+			want := ix.BruteTopK(int(ix.byID[c.ID]), tt.k)
 			got := all[c.ID]
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("seed %d case %s: pruned top-%d differs from brute force\n got %v\nwant %v", tt.seed, c.ID, tt.k, ids(got), ids(want))
 			}
 		}
 	}
+}
+
+// TestExactEqualsBruteForceGenerated: on generated cases (many ties near
+// the k-th score, as in real corpora) the exact search equals brute force,
+// even when the approximate search it starts from is starved of budget
+// and misses most of the answer.
+func TestExactEqualsBruteForceGenerated(t *testing.T) {
+	n := 4000
+	if testing.Short() {
+		n = 1500
+	}
+	cases := gen.Generate(gen.Options{N: n, Seed: 13}).Cases
+	old := approxBudget
+	defer func() { approxBudget = old }()
+	approxBudget.budget, approxBudget.perFeature, approxBudget.rerankMin, approxBudget.rerankFactor = 300, 100, 11, 1
+	p := DefaultParams()
+	approx := Build(cases, p)
+	p.Exact = true
+	ix := Build(cases, p)
+	missed := 0
+	for i := 0; i < n; i += n / 150 {
+		want := ix.BruteTopK(i, 10)
+		if got := ix.Related(ix.cases[i].ID, 10); !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %s: exact top 10 differs from brute force\n got %v\nwant %v", ix.cases[i].ID, ids(got), ids(want))
+		}
+		if !reflect.DeepEqual(approx.Related(ix.cases[i].ID, 10), want) {
+			missed++
+		}
+	}
+	if missed == 0 {
+		t.Fatal("the starved approximate search found every answer: the test shows nothing")
+	}
+	t.Logf("the starved approximate search missed %d of the sampled answers; the exact search none", missed)
 }
 
 func ids(ls []incident.Link) []string {

@@ -111,7 +111,9 @@ type Params struct {
 	// FacetWeights overrides the facet weights of the tag block.
 	FacetWeights map[incident.Facet]float64 `json:"facet_weights,omitempty" yaml:"facet_weights,omitempty"`
 	// Exact makes every search exact (bounded but complete; slower).
-	// The default reads bounded candidate lists (see CandidateBudget).
+	// The default reads bounded candidate lists (see CandidateBudget),
+	// except in corpora of ExactUpTo cases or fewer, which are always
+	// searched exactly (Index.Params then reports Exact).
 	Exact bool `json:"exact" yaml:"exact"`
 	// Workers is the number of goroutines (0: GOMAXPROCS).
 	Workers int `json:"-" yaml:"-"`

@@ -20,12 +20,22 @@ import (
 var (
 	phrasesOnce sync.Once
 	phrases     *textproc.Phrases
+	groups      [][]string
 )
 
 // vocabPhrases returns the concept matcher of the default vocabulary.
 func vocabPhrases() *textproc.Phrases {
-	phrasesOnce.Do(func() { phrases = textproc.NewPhrases(phraseGroups(taxonomy.Default())) })
+	phrasesOnce.Do(func() {
+		groups = phraseGroups(taxonomy.Default())
+		phrases = textproc.NewPhrases(groups)
+	})
 	return phrases
+}
+
+// vocabPhraseGroups returns the phrase groups vocabPhrases matches.
+func vocabPhraseGroups() [][]string {
+	vocabPhrases()
+	return groups
 }
 
 // phraseGroups groups the multi-word names of v's terms into concepts:

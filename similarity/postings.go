@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -24,8 +25,9 @@ func (ix *Index) buildPostings(nw, top int) ([]uint32, []posting) {
 		sel = make([]uint32, selOff[n])
 		parallelRange(nw, n, func(lo, hi int) {
 			var buf []int
+			var cs []contrib
 			for i := lo; i < hi; i++ {
-				buf = ix.heaviest(i, top, buf)
+				buf, cs = ix.heaviest(i, top, buf, cs)
 				out := sel[selOff[i]:selOff[i+1]]
 				for k, j := range buf {
 					out[k] = ix.off[i] + uint32(j)
@@ -60,46 +62,68 @@ func (ix *Index) buildPostings(nw, top int) ([]uint32, []posting) {
 		})
 	}
 	poff = poff[:nf+1]
+	// Sorted as integers: a posting is filled in case order, and its key
+	// is the weight's bits inverted (weights are positive, so their bits
+	// order as they do) above the case, so ascending keys are weights
+	// descending, then cases ascending.
+	keys := make(chan []uint64, nw)
+	for range nw {
+		keys <- nil
+	}
 	parallel(nw, nf, func(f int) {
 		ps := post[poff[f]:poff[f+1]]
-		slices.SortFunc(ps, func(a, b posting) int {
-			switch {
-			case a.w > b.w:
-				return -1
-			case a.w < b.w:
-				return 1
-			}
-			return int(int64(a.doc) - int64(b.doc))
-		})
+		if len(ps) < 2 || top > 0 && f >= ix.nText {
+			return // candidate tag lists stay in case order (see Builder.index)
+		}
+		k := (<-keys)[:0]
+		for _, p := range ps {
+			k = append(k, uint64(^math.Float32bits(p.w))<<32|uint64(p.doc))
+		}
+		slices.Sort(k)
+		for j, x := range k {
+			ps[j] = posting{uint32(x), math.Float32frombits(^uint32(x >> 32))}
+		}
+		keys <- k
 	})
 	return poff, post
 }
 
+// contrib is one feature's contribution to a case's scores (heaviest).
+type contrib struct {
+	x float64
+	j int
+}
+
 // heaviest returns the positions of the top features of case i by score
-// contribution (weight × block weight), at most top (0: all), ascending.
-func (ix *Index) heaviest(i, top int, buf []int) []int {
+// contribution (weight × block weight), at most top (0: all), ascending;
+// buf and cs are scratch, returned for reuse.
+func (ix *Index) heaviest(i, top int, buf []int, cs []contrib) ([]int, []contrib) {
 	fids, fws := ix.vec(i)
 	buf = buf[:0]
-	for j := range fids {
-		buf = append(buf, j)
+	if top <= 0 || len(fids) <= top {
+		for j := range fids {
+			buf = append(buf, j)
+		}
+		return buf, cs
 	}
-	if top <= 0 || len(buf) <= top {
-		return buf
+	cs = cs[:0]
+	for j, f := range fids {
+		cs = append(cs, contrib{ix.scale(f) * float64(fws[j]), j})
 	}
-	slices.SortFunc(buf, func(a, b int) int {
-		x := ix.scale(fids[a]) * float64(fws[a])
-		y := ix.scale(fids[b]) * float64(fws[b])
+	slices.SortFunc(cs, func(a, b contrib) int {
 		switch {
-		case x > y:
+		case a.x > b.x:
 			return -1
-		case x < y:
+		case a.x < b.x:
 			return 1
 		}
-		return a - b
+		return a.j - b.j
 	})
-	buf = buf[:top]
+	for _, c := range cs[:top] {
+		buf = append(buf, c.j)
+	}
 	slices.Sort(buf)
-	return buf
+	return buf, cs
 }
 
 // parallel runs fn(i) for i in [0,n) on nw goroutines, buildChunk at a time.

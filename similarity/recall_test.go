@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"math"
 	"testing"
 
 	"incidents/data/gen"
@@ -52,6 +53,11 @@ func TestApproximateRecall(t *testing.T) {
 		t.Logf("n=%d: recall@10 vs brute force %.4f", sz.n, r)
 		if r < 0.99 {
 			t.Errorf("n=%d: recall@10 vs brute force %.4f < 0.99", sz.n, r)
+		}
+		for _, m := range MeasuredRecall {
+			if m.Cases == sz.n && math.Abs(m.Recall-r) > 0.005 {
+				t.Errorf("n=%d: MeasuredRecall says %.4f, measured %.4f: update it (and the README)", sz.n, m.Recall, r)
+			}
 		}
 	}
 }

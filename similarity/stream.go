@@ -19,8 +19,9 @@ type topKChunk struct {
 }
 
 // EachTopK computes the k related cases of every case, like AllTopK, on
-// every core, but hands them to emit in index order (the order cases were
-// added) as they are ready instead of collecting them, so only a few
+// every core, but hands them to emit in the order it visits them (cases
+// with the same tags together, each once; the same order on every run)
+// as they are ready instead of collecting them, so only a few
 // thousand cases' links are in memory at a time. emit runs on the calling
 // goroutine; an error from it stops the computation and is returned, as is
 // ctx's error. progress, when not nil, is called from the calling
@@ -42,7 +43,7 @@ func (ix *Index) EachTopK(ctx context.Context, k int, overrides []incident.Overr
 			for c := range work {
 				if ctx.Err() == nil {
 					for i := c.start; i < c.end; i++ {
-						c.links[i-c.start] = ix.related(i, k, ov, sc)
+						c.links[i-c.start] = ix.related(int(ix.order[i]), k, ov, sc)
 					}
 				}
 				close(c.done)
@@ -74,7 +75,7 @@ func (ix *Index) EachTopK(ctx context.Context, k int, overrides []incident.Overr
 			return err
 		}
 		for i := c.start; i < c.end; i++ {
-			if err := emit(ix.cases[i].ID, c.links[i-c.start]); err != nil {
+			if err := emit(ix.ids[ix.order[i]], c.links[i-c.start]); err != nil {
 				cancel()
 				return err
 			}

@@ -11,7 +11,7 @@ import (
 )
 
 // TestEachTopK: the streamed links equal AllTopK's, arrive once per case
-// in index order, and an error from emit stops the run and is returned.
+// in the visit order, and an error from emit stops the run and is returned.
 func TestEachTopK(t *testing.T) {
 	cases := gen.Generate(gen.Options{N: 700, Seed: 3}).Cases
 	ix := Build(cases, DefaultParams())
@@ -34,8 +34,8 @@ func TestEachTopK(t *testing.T) {
 				if calls == tc.stopAt {
 					return boom
 				}
-				if from != ix.cases[calls].ID {
-					t.Fatalf("call %d: case %s, want %s (index order)", calls, from, ix.cases[calls].ID)
+				if want := ix.ids[ix.order[calls]]; from != want {
+					t.Fatalf("call %d: case %s, want %s (visit order)", calls, from, want)
 				}
 				if !reflect.DeepEqual(links, want[from]) {
 					t.Errorf("%s: links differ from AllTopK", from)

@@ -2,6 +2,7 @@ package similarity
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"incidents/data/incident"
@@ -76,9 +77,17 @@ func (ix *Index) buildTagFeatures() [][]tagWeight {
 		ix.idf = append(ix.idf, float32(smoothIDF(n, df[f])))
 	}
 	out := make([][]tagWeight, n)
+	ix.subOff = make([]uint32, n+1)
 	for i, sh := range shares {
+		ix.subOff[i+1] = ix.subOff[i]
 		if len(sh) == 0 {
 			continue
+		}
+		for f, s := range sh {
+			if s < 1 {
+				ix.subF = append(ix.subF, id[f])
+				ix.subOff[i+1]++
+			}
 		}
 		tw := make([]tagWeight, 0, len(sh))
 		for f, s := range sh {
@@ -92,6 +101,17 @@ func (ix *Index) buildTagFeatures() [][]tagWeight {
 		out[i] = tw
 	}
 	return out
+}
+
+// viaSubclass reports whether case i reaches tag feature f only as a
+// root-cause class through one of its subclasses.
+func (ix *Index) viaSubclass(i int, f uint32) bool {
+	for _, g := range ix.subF[ix.subOff[i]:ix.subOff[i+1]] {
+		if g == f {
+			return true
+		}
+	}
+	return false
 }
 
 // tagFeature returns the facet term of a feature id (which must be a tag id).
@@ -125,4 +145,27 @@ func (ix *Index) chooseWeights() {
 	if 2*auto > tagged {
 		ix.p.WText, ix.p.WTags, ix.p.FacetWeights = AutoWText, AutoWTags, AutoFacetWeights()
 	}
+}
+
+// tagOrder returns the case indexes ordered by their tag features (as
+// sorted id lists, compared from the first), then by index.
+func (ix *Index) tagOrder() []int32 {
+	n := len(ix.cases)
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	nt := uint32(ix.nText)
+	tagsOf := func(i int32) []uint32 {
+		f, _ := ix.vec(int(i))
+		j, _ := slices.BinarySearch(f, nt)
+		return f[j:]
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := slices.Compare(tagsOf(a), tagsOf(b)); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
+	return order
 }

@@ -10,10 +10,6 @@ import (
 	"incidents/data/incident"
 )
 
-// boundEps absorbs float rounding between a bound and an exact score, so
-// that pruning never drops a case that ties the k-th best.
-const boundEps = 1e-6
-
 // cand is a scored candidate; event is 1 + the index of its event
 // description for a report of the same event (0: none).
 type cand struct {
@@ -45,10 +41,8 @@ type qfeat struct {
 
 // scratch is per-goroutine query state.
 type scratch struct {
-	seen  []uint32
-	stamp uint32
+	n     int // cases of the index it was made for
 	order []qfeat
-	rest  []float64
 	heap  []cand
 	// approximate search
 	acc      []float32 // partial sums by case, zero between queries
@@ -58,9 +52,13 @@ type scratch struct {
 	lb       linkBufs
 	partials []partial
 	credits  []credit
+	// exact search
+	efeats   []efeat
+	sqT, sqG []float32
+	rt, rg   float64
 }
 
-func (ix *Index) newScratch() *scratch { return &scratch{seen: make([]uint32, len(ix.cases))} }
+func (ix *Index) newScratch() *scratch { return &scratch{n: len(ix.cases)} }
 
 // push offers c to the k-best min-heap (root = worst).
 func (ix *Index) push(sc *scratch, c cand, k int) {
@@ -99,60 +97,25 @@ func (ix *Index) push(sc *scratch, c cand, k int) {
 }
 
 // topKVec returns the k best cases for the query vector (fids ascending),
-// best first, leaving out self and the cases excl refuses.
-//
-// Pruning (max-weight bounds, exact): query features are visited by
-// decreasing bound q·maxw; rest is the sum of the bounds not yet visited.
-// A case first met in the posting list of feature t has a score of at most
-// q_t·w + rest, so once that falls below the k-th best exact score found
-// so far (or MinScore) the remaining postings of t, sorted by weight, are
-// skipped; once q_t·maxw_t + rest does, no unseen case can qualify and the
-// search stops. Every admitted case is scored exactly by a sparse merge.
+// best first, leaving out self and the cases excl refuses: by the
+// approximate search (approx.go), then, with Params.Exact, the exact one
+// (exact.go) from its results.
 func (ix *Index) topKVec(fids []uint32, fws []float32, self int, k int, excl func(int) bool, sc *scratch) []cand {
 	sc.heap = sc.heap[:0]
 	if k <= 0 || len(fids) == 0 {
 		return nil
 	}
-	sc.stamp++
-	if sc.stamp == 0 { // wrapped: clear
-		clear(sc.seen)
-		sc.stamp = 1
-	}
 	ix.orderFeatures(fids, fws, sc)
+	cs := ix.topKApprox(fids, fws, self, k, excl, sc)
 	if !ix.p.Exact {
-		return ix.topKApprox(fids, fws, self, k, excl, sc)
+		return cs
 	}
-	minScore := ix.p.MinScore
-	theta := minScore
-	for i, qf := range sc.order {
-		rest := sc.rest[i+1]
-		if qf.bound+rest < theta-boundEps {
-			break
-		}
-		for _, p := range ix.post[ix.poff[qf.f]:ix.poff[qf.f+1]] {
-			if qf.q*float64(p.w)+rest < theta-boundEps {
-				break
-			}
-			d := int(p.doc)
-			if d == self || sc.seen[d] == sc.stamp {
-				continue
-			}
-			sc.seen[d] = sc.stamp
-			if excl != nil && excl(d) {
-				continue
-			}
-			ix.offer(sc, fids, fws, d, k, false)
-			if len(sc.heap) == k && sc.heap[0].score > theta {
-				theta = sc.heap[0].score
-			}
-		}
-	}
-	return ix.sortedHeap(sc)
+	return ix.topKExact(fids, fws, self, k, excl, sc)
 }
 
 // offer scores case d exactly against the query and offers it to the heap;
 // dense says the query is scattered into sc.qdense and sc.qbits.
-func (ix *Index) offer(sc *scratch, fids []uint32, fws []float32, d, k int, dense bool) {
+func (ix *Index) offer(sc *scratch, fids []uint32, fws []float32, d, k int, dense bool) float64 {
 	fb, wb := ix.vec(d)
 	var text, tag float64
 	if dense {
@@ -162,14 +125,14 @@ func (ix *Index) offer(sc *scratch, fids []uint32, fws []float32, d, k int, dens
 	}
 	s := ix.combine(text, tag)
 	if s <= 0 || s < ix.p.MinScore {
-		return
+		return s
 	}
 	ix.push(sc, cand{doc: int32(d), score: s, text: text, tag: tag}, k)
+	return s
 }
 
 // orderFeatures fills sc.order with the query features by decreasing
-// bound and, for the exact search, sc.rest with the suffix sums of the
-// bounds.
+// bound.
 func (ix *Index) orderFeatures(fids []uint32, fws []float32, sc *scratch) {
 	sc.order = sc.order[:0]
 	for i, f := range fids {
@@ -187,14 +150,6 @@ func (ix *Index) orderFeatures(fids []uint32, fws []float32, sc *scratch) {
 		}
 		return int(int64(a.f) - int64(b.f))
 	})
-	if !ix.p.Exact {
-		return // only the exact search uses the suffix sums
-	}
-	sc.rest = slices.Grow(sc.rest[:0], len(sc.order)+1)[:len(sc.order)+1]
-	sc.rest[len(sc.order)] = 0
-	for i := len(sc.order) - 1; i >= 0; i-- {
-		sc.rest[i] = sc.rest[i+1] + sc.order[i].bound
-	}
 }
 
 // sortedHeap returns the heap's candidates best first.
@@ -366,7 +321,7 @@ func (ix *Index) Related(id string, k int) []incident.Link {
 		return nil
 	}
 	sc, _ := scratchPool.Get().(*scratch)
-	if sc == nil || len(sc.seen) != len(ix.cases) {
+	if sc == nil || sc.n != len(ix.cases) {
 		sc = ix.newScratch()
 	}
 	defer scratchPool.Put(sc)
@@ -407,7 +362,8 @@ func (ix *Index) AllTopK(ctx context.Context, k int, overrides []incident.Overri
 				if c >= n {
 					return
 				}
-				for i := c; i < min(c+chunk, n); i++ {
+				for p := c; p < min(c+chunk, n); p++ {
+					i := int(ix.order[p])
 					res[i] = ix.related(i, k, ov, sc)
 				}
 				done.Add(int64(min(c+chunk, n) - c))

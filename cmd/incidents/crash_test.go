@@ -340,7 +340,7 @@ func crashCommand(t *testing.T, c crashCase, seed uint64) {
 // (none once a read-write open has cleaned up).
 var hiddenSQL = func() string {
 	var parts []string
-	for _, t := range []string{"incidents", "tags", "sources", "action_items", "refs", "links", "generations", "overrides", "ingest_runs"} {
+	for _, t := range []string{"incidents", "tags", "sources", "action_items", "refs", "links", "generations", "overrides", "ingest_runs", "terms"} {
 		parts = append(parts, fmt.Sprintf("(SELECT count(*) FROM core.%s) - (SELECT count(*) FROM core.live_%s) + (SELECT count(*) FROM core.%s WHERE retired_by IS NOT NULL)", t, t, t))
 	}
 	return strings.Join(parts, " + ")

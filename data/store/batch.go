@@ -47,7 +47,7 @@ import (
 
 // versioned lists the core tables whose rows carry batch and retired_by.
 // Each has the view core.live_<table>.
-var versioned = []string{"incidents", "tags", "sources", "action_items", "refs", "links", "generations", "overrides", "ingest_runs"}
+var versioned = []string{"incidents", "tags", "sources", "action_items", "refs", "links", "generations", "overrides", "ingest_runs", "terms"}
 
 // liveView is the SQL of core.live_<table>: the rows the commit record
 // makes visible. A cross join with the one-row watermark keeps the filter
@@ -66,7 +66,7 @@ WHERE t.batch <= w.committed AND (t.retired_by IS NULL OR t.retired_by > w.commi
 // Generations come before links, whose view reads theirs.
 func internalViews() []View {
 	out := make([]View, 0, len(versioned))
-	for _, t := range []string{"generations", "incidents", "tags", "sources", "action_items", "refs", "links", "overrides", "ingest_runs"} {
+	for _, t := range []string{"generations", "incidents", "tags", "sources", "action_items", "refs", "links", "overrides", "ingest_runs", "terms"} {
 		out = append(out, View{Name: "live_" + t, SQL: liveView(t)})
 	}
 	return out

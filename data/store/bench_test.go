@@ -2,12 +2,14 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"incidents/data/gen"
 	"incidents/data/incident"
+	"incidents/similarity"
 )
 
 // BenchmarkUpsert100k stores 100,000 generated cases into an empty
@@ -199,4 +201,114 @@ func BenchmarkIncidentsView100k(b *testing.B) {
 			}
 		}
 	})
+}
+
+// benchLinks makes k links for each of n cases, shaped like a
+// recompute's: interned reasons, shared tags in two facets, five shared
+// words.
+func benchLinks(n, k int) map[string][]incident.Link {
+	reasons := []string{"same root cause: Expired certificate · shared Cloud load balancer", "related root cause: both Software defect · same trigger (Deploy)", "shared Database · tags only"}
+	words := []string{"certificate", "renewal", "load balancer", "handshake", "expired", "tls", "proxy", "rotation"}
+	out := make(map[string][]incident.Link, n)
+	for i := range n {
+		from := fmt.Sprintf("GEN-%07d", i)
+		ls := make([]incident.Link, k)
+		for r := range ls {
+			ls[r] = incident.Link{From: from, To: fmt.Sprintf("GEN-%07d", (i*7919+r*104729)%n), Rank: r + 1,
+				Score: 0.5 - float64(r)/100, TextScore: 0.2, TagScore: 0.9, Reason: reasons[(i+r)%3],
+				SharedTags:  map[incident.Facet][]string{incident.RootCause: {"software-defect"}, incident.Component: {"load-balancer"}},
+				SharedTerms: words[(i+r)%3 : (i+r)%3+5]}
+		}
+		out[from] = ls
+	}
+	return out
+}
+
+// BenchmarkWriteGeneration writes the links of a recompute of 10k and
+// 100k cases (10 each) as a new generation over a previous one: the write
+// phase of 'related --recompute' alone.
+//
+//	go test -run '^$' -bench WriteGeneration -benchtime 1x ./data/store/
+func BenchmarkWriteGeneration(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			links := benchLinks(n, 10)
+			ctx := context.Background()
+			s, err := Open(ctx, filepath.Join(b.TempDir(), "bench.duckdb"), Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			if _, err := s.WriteGeneration(ctx, Generation{Cases: n}, links); err != nil {
+				b.Fatal(err)
+			}
+			var cpu time.Duration
+			b.ResetTimer()
+			for b.Loop() {
+				c0 := cpuTime()
+				if _, err := s.WriteGeneration(ctx, Generation{Cases: n}, links); err != nil {
+					b.Fatal(err)
+				}
+				cpu += cpuTime() - c0
+			}
+			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+		})
+	}
+}
+
+// BenchmarkIndexRead reads every case of a generated corpus as an index
+// does: its text (EachForIndex: what analysing it needs, the text floor's
+// read) and its stored analysis (EachIndexed, with analyses stored by the
+// ingest as 'incidents ingest' stores them).
+//
+//	go test -run '^$' -bench IndexRead -benchtime 3x -timeout 30m ./data/store/
+func BenchmarkIndexRead(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		if testing.Short() && n > 10_000 {
+			continue
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			ctx := context.Background()
+			s, err := Open(ctx, filepath.Join(b.TempDir(), "bench.duckdb"), Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			p := similarity.DefaultParams()
+			key := similarity.AnalysisKey(p)
+			an := &Analysis{Key: key, New: func() (func(*incident.Incident) []byte, func()) {
+				return similarity.NewTermEncoder(p).Encode, nil
+			}}
+			if _, err := s.Upsert(ctx, gen.Generate(gen.Options{N: n, Seed: 7}).Cases, RunInfo{Source: "bench", Analysis: an}); err != nil {
+				b.Fatal(err)
+			}
+			var text, stored [2]time.Duration
+			var bytes int
+			for b.Loop() {
+				w, c := time.Now(), cpuTime()
+				if err := s.EachForIndex(ctx, func(*incident.Incident) error { return nil }); err != nil {
+					b.Fatal(err)
+				}
+				text[0], text[1] = text[0]+time.Since(w), text[1]+cpuTime()-c
+				w, c = time.Now(), cpuTime()
+				bytes = 0
+				if err := s.EachIndexed(ctx, key, func(_ *incident.Incident, vec []byte) error {
+					if vec == nil {
+						b.Fatal("no stored analysis")
+					}
+					bytes += len(vec)
+					return nil
+				}); err != nil {
+					b.Fatal(err)
+				}
+				stored[0], stored[1] = stored[0]+time.Since(w), stored[1]+cpuTime()-c
+			}
+			per := func(d time.Duration) float64 { return d.Seconds() / float64(b.N) }
+			b.ReportMetric(per(text[0]), "text-s")
+			b.ReportMetric(per(text[1]), "text-cpu-s")
+			b.ReportMetric(per(stored[0]), "stored-s")
+			b.ReportMetric(per(stored[1]), "stored-cpu-s")
+			b.ReportMetric(float64(bytes)/1e6, "stored-MB")
+		})
+	}
 }

@@ -128,3 +128,52 @@ func trace(what string) func(string) {
 		t, c = time.Now(), processCPU()
 	}
 }
+
+// analysis runs a text analysis over the cases an upsert writes, in
+// parallel, in chunks consumed in order as each is ready.
+type analysis struct {
+	key  string // the analysis's key (Analysis.Key)
+	vecs [][]byte
+	done []chan struct{}
+}
+
+// startAnalysis analyses incs[changed[k]] for every k with a's analysers
+// on every CPU; nil when a is nil or there is nothing to analyse.
+func startAnalysis(incs []*incident.Incident, changed []int, a *Analysis) *analysis {
+	if a == nil || len(changed) == 0 {
+		return nil
+	}
+	n := (len(changed) + encChunk - 1) / encChunk
+	an := &analysis{key: a.Key, vecs: make([][]byte, len(changed)), done: make([]chan struct{}, n)}
+	for k := range an.done {
+		an.done[k] = make(chan struct{})
+	}
+	var next atomic.Int64
+	for w := min(runtime.GOMAXPROCS(0), n); w > 0; w-- {
+		analyse, done := a.New()
+		go func() {
+			if done != nil {
+				defer done()
+			}
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= n {
+					return
+				}
+				for j := k * encChunk; j < min((k+1)*encChunk, len(changed)); j++ {
+					an.vecs[j] = analyse(incs[changed[j]])
+				}
+				close(an.done[k])
+			}
+		}()
+	}
+	return an
+}
+
+// get waits for the analysis of the k-th changed case and hands it over.
+func (an *analysis) get(k int) []byte {
+	<-an.done[k/encChunk]
+	v := an.vecs[k]
+	an.vecs[k] = nil
+	return v
+}

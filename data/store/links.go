@@ -112,6 +112,7 @@ func appendLinks(c *sql.Conn, gen, batch int64, produce func(emit func(from stri
 			return err
 		}
 		var buf []byte
+		var terms []any // the shared terms as the appender takes a list without reflection
 		err = produce(func(id string, links []incident.Link) error {
 			for i, l := range links {
 				rank := l.Rank
@@ -123,7 +124,15 @@ func appendLinks(c *sql.Conn, gen, batch int64, produce func(emit func(from stri
 					buf = appendSharedTags(buf[:0], l.SharedTags)
 					shared = string(buf)
 				}
-				if err := a.AppendRow(gen, id, l.To, int32(rank), l.Score, l.TextScore, l.TagScore, nullStr(l.Reason), shared, list(l.SharedTerms), l.Pinned, batch, nil, nullStr(l.Event)); err != nil {
+				var st driver.Value
+				if l.SharedTerms != nil {
+					terms = terms[:0]
+					for _, t := range l.SharedTerms {
+						terms = append(terms, t)
+					}
+					st = terms
+				}
+				if err := a.AppendRow(gen, id, l.To, int32(rank), l.Score, l.TextScore, l.TagScore, nullStr(l.Reason), shared, st, l.Pinned, batch, nil, nullStr(l.Event)); err != nil {
 					return fmt.Errorf("link %s -> %s: %w", id, l.To, err)
 				}
 			}
@@ -379,4 +388,35 @@ func (s *Store) EachLinks(ctx context.Context, gen int64, fn func(from string, l
 		return fn(cur, batch)
 	}
 	return nil
+}
+
+// LinkTargets returns, for every case with links in the current
+// generation, the cases they lead to by rank: what an update needs to
+// know of the stored lists (see similarity.UpdateLinks).
+func (s *Store) LinkTargets(ctx context.Context) (map[string][]string, error) {
+	rows, err := s.h.db.QueryContext(ctx, `SELECT from_id, to_id FROM core.live_links
+WHERE generation = (SELECT max(gen) FROM core.live_generations WHERE current) ORDER BY from_id, rank, to_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]string{}
+	var cur string
+	var run []string
+	for rows.Next() {
+		var from, to string
+		if err := rows.Scan(&from, &to); err != nil {
+			return nil, err
+		}
+		if from != cur && run != nil {
+			out[cur] = run
+			run = nil
+		}
+		cur = from
+		run = append(run, to)
+	}
+	if run != nil {
+		out[cur] = run
+	}
+	return out, rows.Err()
 }

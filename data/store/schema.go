@@ -16,7 +16,7 @@ import (
 
 // SchemaVersion is the database layout written by this build. A database
 // with a higher core.meta schema_version is refused.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // migrations[i] brings a database from version i to i+1. Entries are never
 // edited once released; new layouts append a migration.
@@ -173,6 +173,19 @@ WHERE json_extract(doc, '$.aliases') IS NOT NULL AND json_array_length(json_extr
 	`ALTER TABLE core.links ADD COLUMN IF NOT EXISTS event VARCHAR;
 UPDATE core.links SET event = trim(split_part(substr(reason, 13), ' · ', 1))
 WHERE event IS NULL AND starts_with(reason, 'same event: ');`,
+	// 6: stored text analyses (core.terms, read by EachIndexed): per case
+	// and content hash, what an analysis (named by its key) made of the
+	// case's text, so that a recompute need not analyse it again. Empty
+	// after the migration: the cases stored before are analysed from their
+	// text by the next index build, which stores their analyses.
+	`CREATE TABLE core.terms (
+	incident_id VARCHAR NOT NULL,
+	hash VARCHAR NOT NULL,
+	analysis VARCHAR NOT NULL,
+	vec BLOB NOT NULL,
+	batch BIGINT DEFAULT 0,
+	retired_by BIGINT
+);`,
 }
 
 // migration3 is the text of migration 3: batch columns on every

@@ -77,7 +77,7 @@ func mustUpsert(t testing.TB, s *Store, incs ...*incident.Incident) *IngestRepor
 func dump(t testing.TB, s *Store) string {
 	t.Helper()
 	var b strings.Builder
-	for _, tb := range []string{"meta", "incidents", "tags", "sources", "action_items", "refs", "links", "generations", "overrides", "ingest_runs", "vocab"} {
+	for _, tb := range []string{"meta", "incidents", "tags", "sources", "action_items", "refs", "links", "generations", "overrides", "ingest_runs", "terms", "vocab"} {
 		rows, err := s.DB().Query(`SELECT * FROM core.` + tb + ` ORDER BY ALL`)
 		if err != nil {
 			t.Fatal(err)

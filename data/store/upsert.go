@@ -29,6 +29,22 @@ type RunInfo struct {
 	Files, Rejected int
 	// Started is when the run began (zero: now).
 	Started time.Time
+	// Analysis, when set, also stores what a text analysis makes of every
+	// case the run adds or changes (see Analysis).
+	Analysis *Analysis
+}
+
+// Analysis is a text analysis whose result is stored with each case
+// written (core.terms), keyed by the case's content hash and by Key, so
+// that an index reads it back (EachIndexed) instead of analysing the text
+// again. The store does not read it: it is whatever New's functions return.
+type Analysis struct {
+	// Key names the analysis; a result is only read back under its key.
+	Key string
+	// New returns an analyser for one goroutine, which returns the
+	// encoded analysis of a case, and what to call when it is no longer
+	// needed (nil: nothing).
+	New func() (analyse func(*incident.Incident) []byte, done func())
 }
 
 // ItemStatus is the outcome for one case.
@@ -100,9 +116,10 @@ func (s *Store) Upsert(ctx context.Context, incs []*incident.Incident, run RunIn
 			return err
 		}
 		tr("prepare")
+		an := startAnalysis(p.incs, p.changed, run.Analysis)
 		return appendAll(w.c, w.id, func(ap *appenders) error {
 			defer tr("append")
-			return p.appendCases(ap, enc, kept, rep.Run, now)
+			return p.appendCases(ap, enc, an, kept, rep.Run, now)
 		}, func() error {
 			_, err := w.c.ExecContext(ctx, `INSERT INTO core.ingest_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
 				rep.Run, run.Started.UTC(), time.Now().UTC(), run.Source, run.Files, run.Rejected, rep.New, rep.Updated, rep.Unchanged, w.id)
@@ -146,8 +163,8 @@ func withIDs(ctx context.Context, c *sql.Conn, ids []string) error {
 // appenders holds one Appender per base table written by an upsert, and
 // the batch id every row gets.
 type appenders struct {
-	inc, tags, sources, actions, refs *duckdb.Appender
-	batch                             int64
+	inc, tags, sources, actions, refs, terms *duckdb.Appender
+	batch                                    int64
 }
 
 // appendAll opens the appenders on c, runs fill, closes (flushes) them, then
@@ -160,7 +177,7 @@ func appendAll(c *sql.Conn, batch int64, fill func(*appenders) error, after func
 		for _, x := range []struct {
 			dst   **duckdb.Appender
 			table string
-		}{{&ap.inc, "incidents"}, {&ap.tags, "tags"}, {&ap.sources, "sources"}, {&ap.actions, "action_items"}, {&ap.refs, "refs"}} {
+		}{{&ap.inc, "incidents"}, {&ap.tags, "tags"}, {&ap.sources, "sources"}, {&ap.actions, "action_items"}, {&ap.refs, "refs"}, {&ap.terms, "terms"}} {
 			a, err := duckdb.NewAppenderFromConn(conn, "core", x.table)
 			if err != nil {
 				for _, o := range all {

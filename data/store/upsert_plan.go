@@ -77,7 +77,7 @@ func supersede(w *writer, ids []string) (map[string][]incident.Tag, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range []struct{ table, col string }{{"incidents", "id"}, {"tags", "incident_id"}, {"sources", "incident_id"}, {"action_items", "incident_id"}, {"refs", "incident_id"}} {
+	for _, t := range []struct{ table, col string }{{"incidents", "id"}, {"tags", "incident_id"}, {"sources", "incident_id"}, {"action_items", "incident_id"}, {"refs", "incident_id"}, {"terms", "incident_id"}} {
 		if _, err := w.retire(t.table, t.col+" IN (SELECT id FROM temp.batch_ids)"); err != nil {
 			return nil, err
 		}
@@ -89,10 +89,10 @@ func supersede(w *writer, ids []string) (map[string][]incident.Tag, error) {
 }
 
 // appendCases appends the changed cases with their encoded documents and
-// tags (the kept ones merged in) under ingest run runID; a case keeps its
-// first ingested_at.
-func (p *upsertPlan) appendCases(ap *appenders, enc *encoder, kept map[string][]incident.Tag, runID int64, now time.Time) error {
-	for _, i := range p.changed {
+// tags (the kept ones merged in) under ingest run runID, and their stored
+// analyses when an is not nil; a case keeps its first ingested_at.
+func (p *upsertPlan) appendCases(ap *appenders, enc *encoder, an *analysis, kept map[string][]incident.Tag, runID int64, now time.Time) error {
+	for k, i := range p.changed {
 		in := p.incs[i]
 		ingested := now
 		if pr, ok := p.existing[in.ID]; ok && !pr.ingestedAt.IsZero() {
@@ -105,6 +105,11 @@ func (p *upsertPlan) appendCases(ap *appenders, enc *encoder, kept map[string][]
 		tags = keepTags(tags, kept[in.ID])
 		if err := ap.addCase(in, hash, doc, runID, ingested, now, tags); err != nil {
 			return fmt.Errorf("storing case %s: %w", in.ID, err)
+		}
+		if an != nil {
+			if err := ap.terms.AppendRow(in.ID, hash, an.key, an.get(k), ap.batch, nil); err != nil {
+				return fmt.Errorf("storing the analysis of case %s: %w", in.ID, err)
+			}
 		}
 	}
 	return nil

@@ -8,23 +8,22 @@ import (
 	"incidents/similarity"
 )
 
-// LoadIndex streams every stored case into a similarity index (only the
-// indexed fields are read; analysed while read, text not kept) and gives it
-// the store's overrides.
+// LoadIndex streams every stored case into a similarity index (its stored
+// analysis, or the indexed fields analysed while read; text not kept: see
+// buildIndex) and gives it the store's overrides.
 func LoadIndex(ctx context.Context, s *store.Store, p similarity.Params) (*similarity.Index, error) {
-	ix, _, err := loadIndex(ctx, s, p)
+	ix, _, err := loadIndex(ctx, s, p, nil)
 	return ix, err
 }
 
 // loadIndex is LoadIndex that also returns the overrides it read, so that
-// a recompute reads them once.
-func loadIndex(ctx context.Context, s *store.Store, p similarity.Params) (*similarity.Index, []incident.Override, error) {
-	b := similarity.NewBuilder(p)
-	err := s.EachForIndex(ctx, func(in *incident.Incident) error {
-		b.Add(in)
-		return nil
-	})
-	ix := b.Index()
+// a recompute reads them once; warn (nil: nothing) hears of stored
+// analyses that could not be read.
+func loadIndex(ctx context.Context, s *store.Store, p similarity.Params, warn func(string)) (*similarity.Index, []incident.Override, error) {
+	if warn == nil {
+		warn = func(string) {}
+	}
+	ix, err := buildIndex(ctx, s, p, warn)
 	if err != nil {
 		return nil, nil, err
 	}

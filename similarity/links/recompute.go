@@ -63,6 +63,9 @@ type RecomputeOptions struct {
 	// Progress, when not nil, is called now and then while links are
 	// computed (see similarity.Index.EachTopK).
 	Progress func(done, total int)
+	// Warn, when not nil, hears of stored analyses that could not be read
+	// (their cases' text is analysed again).
+	Warn func(string)
 }
 
 // Recomputed is what a recompute wrote.
@@ -73,6 +76,9 @@ type Recomputed struct {
 	// Recipe is what the generation records: the weights the index used
 	// and k.
 	Recipe Recipe
+	// Exactness says whether the links are every case's exact top k, or
+	// the recall measured for the approximate search nearest this size.
+	Exactness similarity.Exactness
 	// Build is the time to read the cases and build the index; Write the
 	// time to compute and write the links.
 	Build, Write time.Duration
@@ -89,11 +95,11 @@ func Recompute(ctx context.Context, s *store.Store, o RecomputeOptions) (Recompu
 		k = similarity.DefaultK
 	}
 	t0 := time.Now()
-	ix, ovs, err := loadIndex(ctx, s, o.Recipe.Params)
+	ix, ovs, err := loadIndex(ctx, s, o.Recipe.Params, o.Warn)
 	if err != nil {
 		return Recomputed{}, err
 	}
-	out := Recomputed{Cases: ix.Len(), Build: time.Since(t0), Recipe: Recipe{Params: ix.Params(), K: k}}
+	out := Recomputed{Cases: ix.Len(), Build: time.Since(t0), Recipe: Recipe{Params: ix.Params(), K: k}, Exactness: ix.Exactness()}
 	// The build's transient arrays are garbage now: hand their pages back
 	// before the links phase so that the peak is the build's, not the sum.
 	debug.FreeOSMemory()

@@ -15,6 +15,8 @@ type UpdateOptions struct {
 	Params *similarity.Params
 	// K replaces the generation's k when positive.
 	K int
+	// Warn, when not nil, hears of stored analyses that could not be read.
+	Warn func(string)
 }
 
 // Updated is what an update wrote.
@@ -25,12 +27,16 @@ type Updated struct {
 	// that have some now, Alone those left without (nothing above the
 	// minimum score); Refreshed the older lists rewritten.
 	Unlinked, Linked, Alone, Refreshed int
+	// Exactness says how the lists written relate to the exact ranking.
+	Exactness similarity.Exactness
 }
 
 // Update gives links to the cases that have none in the current
-// generation (ingested since the last recompute) and refreshes the lists
-// those links name, in one write (see similarity.LinksForNew). Without a
-// current generation it fails with an *incident.Error of kind ErrMissing.
+// generation (ingested since the last recompute) and recomputes the list
+// of every older case a new case enters, in one write (see
+// similarity.UpdateLinks): those lists are the ones a full recompute
+// writes. Without a current generation it fails with an *incident.Error
+// of kind ErrMissing.
 func Update(ctx context.Context, s *store.Store, o UpdateOptions) (Updated, error) {
 	cur, err := s.CurrentGeneration(ctx)
 	if err != nil {
@@ -56,11 +62,16 @@ func Update(ctx context.Context, s *store.Store, o UpdateOptions) (Updated, erro
 		return out, err
 	}
 	out.Unlinked = len(unlinked)
-	ix, err := LoadIndex(ctx, s, r.Params)
+	ix, _, err := loadIndex(ctx, s, r.Params, o.Warn)
 	if err != nil {
 		return out, err
 	}
-	links := similarity.LinksForNew(ix, unlinked, r.K)
+	out.Exactness = ix.Exactness()
+	stored, err := s.LinkTargets(ctx)
+	if err != nil {
+		return out, err
+	}
+	links, _ := similarity.UpdateLinks(ix, unlinked, stored, r.K)
 	for _, id := range unlinked {
 		if len(links[id]) > 0 {
 			out.Linked++

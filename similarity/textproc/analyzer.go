@@ -16,6 +16,7 @@ type cached struct {
 	first   int32 // phrase node of the word under the root; -1 when no phrase starts with it
 	surface string
 	count   int
+	doc     int32 // occurrences in the current document (RecordDocs)
 }
 
 // Analyzer runs tokenizer → (phrases →) filters (→ bigrams) over text. It
@@ -34,6 +35,11 @@ type Analyzer struct {
 	concepts  []int32          // concept -> term id (-1 not met yet)
 	nCount    map[int32]int    // phrase end node -> occurrences
 	buf       []*cached
+	// The surfaces of the current document (RecordDocs): its distinct
+	// words and the end nodes of the phrases matched, one per match.
+	rec      bool
+	docWords []*cached
+	docNodes []int32
 }
 
 // NewAnalyzer returns an analyzer with the given word filters
@@ -72,6 +78,42 @@ func (a *Analyzer) Clone() *Analyzer {
 // Terms returns the dictionary: term by id (do not modify).
 func (a *Analyzer) Terms() []string { return a.terms }
 
+// InternBytes returns the dictionary id of term, adding it when new: for
+// terms analysed elsewhere (stored term vectors) that join this
+// dictionary. It does not count as an occurrence of any surface.
+func (a *Analyzer) InternBytes(term []byte) int32 {
+	if id, ok := a.dict[string(term)]; ok {
+		return id
+	}
+	return a.intern(string(term))
+}
+
+// RecordDocs makes a keep, besides its running counts, the surfaces of
+// the text analysed since the last DocSurfaces call. It returns a, which
+// must not have analysed text yet.
+func (a *Analyzer) RecordDocs() *Analyzer {
+	a.rec = true
+	return a
+}
+
+// DocSurfaces calls fn, like Surfaces, for the surfaces met since the
+// last call (with RecordDocs) with the term id and how often each
+// occurred, then starts a new record. The counts of every call add up to
+// what Surfaces reports.
+func (a *Analyzer) DocSurfaces(fn func(surface string, id int32, count int)) {
+	for _, c := range a.docWords {
+		if c.id >= 0 {
+			fn(c.surface, c.id, int(c.doc))
+		}
+		c.doc = 0
+	}
+	clear(a.docWords)
+	a.docWords = a.docWords[:0]
+	for _, n := range a.docNodes {
+		fn(a.phrases.name[n], a.concepts[a.phrases.concept[n]], 1)
+	}
+	a.docNodes = a.docNodes[:0]
+}
 func (a *Analyzer) intern(term string) int32 {
 	if id, ok := a.dict[term]; ok {
 		return id
@@ -85,6 +127,9 @@ func (a *Analyzer) intern(term string) int32 {
 func (a *Analyzer) word(w string) *cached {
 	if c, ok := a.cache[w]; ok {
 		c.count++
+		if a.rec {
+			a.recWord(c)
+		}
 		return c
 	}
 	w = strings.Clone(w) // do not pin the caller's text in the cache
@@ -105,13 +150,26 @@ func (a *Analyzer) word(w string) *cached {
 		c.pw, c.first = a.phrases.wordKey(key)
 	}
 	a.cache[w] = c
+	if a.rec {
+		a.recWord(c)
+	}
 	return c
+}
+
+func (a *Analyzer) recWord(c *cached) {
+	if c.doc == 0 {
+		a.docWords = append(a.docWords, c)
+	}
+	c.doc++
 }
 
 // concept returns the term id of the concept of phrase end node n,
 // interning it when first met.
 func (a *Analyzer) concept(n int32) int32 {
 	a.nCount[n]++
+	if a.rec {
+		a.docNodes = append(a.docNodes, n)
+	}
 	i := a.phrases.concept[n]
 	if id := a.concepts[i]; id >= 0 {
 		return id
@@ -233,6 +291,18 @@ func (a *Analyzer) Surfaces(fn func(surface, term string, count int)) {
 	}
 	for n, k := range a.nCount {
 		fn(a.phrases.name[n], a.terms[a.concepts[a.phrases.concept[n]]], k)
+	}
+}
+
+// SurfaceIDs is Surfaces with the term's dictionary id instead of the term.
+func (a *Analyzer) SurfaceIDs(fn func(surface string, id int32, count int)) {
+	for _, c := range a.cache {
+		if c.id >= 0 {
+			fn(c.surface, c.id, c.count)
+		}
+	}
+	for n, k := range a.nCount {
+		fn(a.phrases.name[n], a.concepts[a.phrases.concept[n]], k)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"incidents/data/gen"
 	"incidents/data/incident"
 	"incidents/data/store"
+	"incidents/similarity/links"
 )
 
 func init() { register(newGenCmd) }
@@ -157,7 +158,7 @@ type genReport struct{ New, Updated, Unchanged int }
 func genToStore(ctx context.Context, s *store.Store, plan *gen.Plan, batch int, progress func(int)) (*genReport, error) {
 	rep := &genReport{}
 	o := plan.Options()
-	run := store.RunInfo{Source: fmt.Sprintf("gen --n %d --seed %d --cluster-size %d", o.N, o.Seed, o.ClusterSize), Started: time.Now()}
+	run := store.RunInfo{Source: fmt.Sprintf("gen --n %d --seed %d --cluster-size %d", o.N, o.Seed, o.ClusterSize), Started: time.Now(), Analysis: links.StoredAnalysis()}
 	batches := make(chan []*incident.Incident, 1)
 	errc := make(chan error, 1)
 	failed := make(chan struct{})

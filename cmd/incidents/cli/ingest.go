@@ -11,6 +11,7 @@ import (
 	"incidents/data/incident"
 	"incidents/data/ingest"
 	"incidents/data/store"
+	"incidents/similarity/links"
 )
 
 func init() { register(newIngestCmd) }
@@ -156,7 +157,7 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 		return err
 	}
 	cases, dups, refLinks, notes := prep.Cases, prep.Dups, prep.RefLinks, prep.Kept
-	rep, err := s.Upsert(ctx, cases, store.RunInfo{Source: source, Files: b.Files, Rejected: len(b.Bad), Started: started})
+	rep, err := s.Upsert(ctx, cases, store.RunInfo{Source: source, Files: b.Files, Rejected: len(b.Bad), Started: started, Analysis: links.StoredAnalysis()})
 	if err != nil {
 		return err
 	}

@@ -69,6 +69,7 @@ func (f *simFlags) custom(cmd *cobra.Command) bool {
 type relatedOpts struct {
 	k                         int
 	explain, recompute, force bool
+	exact                     bool
 	update                    bool
 	diff, rollback, all       bool
 	not, pin, clear           string
@@ -95,10 +96,14 @@ shrank by more than 10% since the current generation or lost its newest
 case (a half-loaded database), unless --force.
 
 --update links the cases that have no links in the current generation
-(those ingested since the last recompute) and refreshes the lists of the
-older cases their links name, in one transaction, without a full
-recompute. Older lists a new case would enter without being named wait for
-the next --recompute.`,
+(those ingested since the last recompute) and recomputes the list of every
+older case a new case enters, in one transaction, without a full
+recompute: those lists are the ones a full recompute would write. The other
+lists keep the scores of the last recompute (the corpus statistics moved a
+little since).
+
+--exact computes the exact top k of every case (slower): what the default
+search finds of it is said after every recompute.`,
 		Example: `  incidents related IL-0395
   incidents related IL-0395 --explain
   incidents related --recompute
@@ -115,6 +120,7 @@ the next --recompute.`,
 	f.BoolVar(&o.explain, "explain", false, "print the full score trail of every link")
 	f.BoolVar(&o.recompute, "recompute", false, "recompute the links of every case as a new generation")
 	f.BoolVar(&o.force, "force", false, "recompute even when the corpus looks stale")
+	f.BoolVar(&o.exact, "exact", false, "with --recompute: the exact top k of every case (slower; to check the default's recall on your corpus)")
 	f.BoolVar(&o.update, "update", false, "link the cases added since the last recompute, without a full recompute")
 	f.BoolVar(&o.diff, "diff", false, "links added and dropped between the previous and current generation")
 	f.BoolVar(&o.rollback, "rollback", false, "make the other kept generation current (a second --rollback undoes the first)")
@@ -154,6 +160,9 @@ the next --recompute.`,
 		}
 		if o.force && !o.recompute {
 			return usagef("--force only goes with --recompute")
+		}
+		if o.exact && !o.recompute {
+			return usagef("--exact only goes with --recompute")
 		}
 		ctx := cmd.Context()
 		switch {
@@ -294,13 +303,14 @@ func runRecompute(ctx context.Context, app *App, cmd *cobra.Command, o *relatedO
 	if err != nil {
 		return err
 	}
+	p.Exact = p.Exact || o.exact
 	s, err := openStore(ctx, app, false)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
 	r, err := links.Recompute(ctx, s, links.RecomputeOptions{Recipe: links.Recipe{Params: p, K: o.k}, Force: o.force,
-		Progress: progressFor(app.Stderr, "related")})
+		Progress: progressFor(app.Stderr, "related"), Warn: warnTo(app.Stderr)})
 	var stale *links.StaleError
 	if errors.As(err, &stale) {
 		return dbError{err} // exit 4, like any refusal of the database
@@ -309,6 +319,7 @@ func runRecompute(ctx context.Context, app *App, cmd *cobra.Command, o *relatedO
 		return err
 	}
 	fmt.Fprintf(app.Stdout, "generation %d: %d links for %d cases (k=%d)\n", r.Gen, r.Links, r.Cases, r.Recipe.K)
+	fmt.Fprintf(app.Stdout, "links are %s\n", r.Exactness)
 	fmt.Fprintf(app.Stderr, "read+index %s, links+write %s\n", r.Build.Round(time.Millisecond), r.Write.Round(time.Millisecond))
 	return nil
 }
@@ -376,4 +387,9 @@ func runAll(ctx context.Context, app *App, format string) error {
 		return err
 	}
 	return writeRecords(app.Stdout, format, allLinkColumns, recs, nil)
+}
+
+// warnTo returns a function printing a warning line on w.
+func warnTo(w io.Writer) func(string) {
+	return func(msg string) { fmt.Fprintf(w, "warning: %s\n", msg) }
 }

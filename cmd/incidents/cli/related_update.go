@@ -14,7 +14,7 @@ import (
 // those links name, in one transaction; the generation's parameters and k
 // hold unless the command line sets others.
 func runUpdate(ctx context.Context, app *App, cmd *cobra.Command, o *relatedOpts) error {
-	var opt links.UpdateOptions
+	opt := links.UpdateOptions{Warn: warnTo(app.Stderr)}
 	if o.sim.custom(cmd) {
 		p, err := o.sim.params(cmd)
 		if err != nil {
@@ -40,6 +40,7 @@ func runUpdate(ctx context.Context, app *App, cmd *cobra.Command, o *relatedOpts
 	}
 	fmt.Fprintf(app.Stdout, "generation %d: linked %d new cases and refreshed %d older lists (k=%d); run --recompute for a full refresh\n",
 		u.Gen, u.Linked, u.Refreshed, u.K)
+	fmt.Fprintf(app.Stdout, "the new lists are %s\n", u.Exactness)
 	if u.Alone > 0 {
 		fmt.Fprintf(app.Stderr, "%s no related case above the minimum score\n", plural(u.Alone, "case has", "cases have"))
 	}
