@@ -89,24 +89,7 @@ func TestMigrateV3ToV4(t *testing.T) {
 	cases := derivedCases()
 	cases[0].Aliases = []string{"IL-0150"}
 	createV3(t, path, cases)
-	before := fileSum(t, path)
-	if _, err := Open(ctx, path, Options{ReadOnly: true}); !errors.Is(err, incident.ErrSchema) {
-		t.Fatalf("read-only open of version 3: %v", err)
-	}
-	if fileSum(t, path) != before {
-		t.Fatal("read-only open modified the file")
-	}
-	s, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if v, err := readVersion(ctx, s.DB()); err != nil || v != SchemaVersion {
-		t.Fatalf("version after migration %d %v", v, err)
-	}
-	if p, err := s.Check(ctx); err != nil || len(p) != 0 {
-		t.Fatalf("migrated database: %+v %v", p, err)
-	}
+	s := openMigrated(t, path, 3)
 	if id, err := s.ResolveID(ctx, "IL-0150"); err != nil || id != cases[0].ID {
 		t.Fatalf("alias after migration: %q %v", id, err)
 	}
@@ -137,29 +120,9 @@ func TestMigrateV3ToV4(t *testing.T) {
 // already has an aliases column of another type) and checks the file is
 // left at version 3 with its layout unchanged.
 func TestMigrateV3RollsBack(t *testing.T) {
-	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v3.duckdb")
 	cases := derivedCases()
 	cases[0].Aliases = []string{"IL-0150"}
 	createV3(t, path, cases, `ALTER TABLE core.incidents ADD COLUMN aliases INTEGER`)
-	db, err := sql.Open("duckdb", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	layout := tableLayouts(t, db)
-	db.Close()
-	if _, err := Open(ctx, path, Options{}); err == nil || !strings.Contains(err.Error(), "version 4") {
-		t.Fatalf("got %v, want a failed migration to version 4", err)
-	}
-	db, err = sql.Open("duckdb", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if v, err := readVersion(ctx, db); err != nil || v != 3 {
-		t.Fatalf("version after failed migration %d %v", v, err)
-	}
-	if got := tableLayouts(t, db); got != layout {
-		t.Fatalf("layout after failed migration\n%s\nbefore\n%s", got, layout)
-	}
+	failsMigration(t, path, 3)
 }

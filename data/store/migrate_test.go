@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -376,4 +377,61 @@ func TestMigrateV2RollsBack(t *testing.T) {
 	if err := db.QueryRow(`SELECT count(*) FROM core.meta WHERE key = 'overrides_changed_at'`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("overrides stamp after failed migration: %d %v", n, err)
 	}
+}
+
+// openMigrated checks that the database at path, of schema version from,
+// is refused read-only without a change to the file, then opens it for
+// writing (which migrates it) and checks it reached SchemaVersion and
+// passes Check.
+func openMigrated(t *testing.T, path string, from int) *Store {
+	t.Helper()
+	ctx := context.Background()
+	before := fileSum(t, path)
+	if _, err := Open(ctx, path, Options{ReadOnly: true}); !errors.Is(err, incident.ErrSchema) {
+		t.Fatalf("read-only open of version %d: %v", from, err)
+	}
+	if fileSum(t, path) != before {
+		t.Fatal("read-only open modified the file")
+	}
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if v, err := readVersion(ctx, s.DB()); err != nil || v != SchemaVersion {
+		t.Fatalf("version after migration %d %v", v, err)
+	}
+	if p, err := s.Check(ctx); err != nil || len(p) != 0 {
+		t.Fatalf("migrated database: %+v %v", p, err)
+	}
+	return s
+}
+
+// failsMigration checks that opening the database at path, of schema
+// version from, fails in the migration to from+1 and leaves the file at
+// version from with its layout unchanged; it returns the open database.
+func failsMigration(t *testing.T, path string, from int) *sql.DB {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout := tableLayouts(t, db)
+	db.Close()
+	if _, err := Open(ctx, path, Options{}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("version %d", from+1)) {
+		t.Fatalf("got %v, want a failed migration to version %d", err, from+1)
+	}
+	db, err = sql.Open("duckdb", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if v, err := readVersion(ctx, db); err != nil || v != from {
+		t.Fatalf("version after failed migration %d %v", v, err)
+	}
+	if got := tableLayouts(t, db); got != layout {
+		t.Fatalf("layout after failed migration\n%s\nbefore\n%s", got, layout)
+	}
+	return db
 }

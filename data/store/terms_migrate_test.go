@@ -3,9 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"incidents/data/incident"
@@ -41,24 +39,7 @@ func TestMigrateV4ToV5(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v4.duckdb")
 	cases := derivedCases()
 	createV4(t, path, cases)
-	before := fileSum(t, path)
-	if _, err := Open(ctx, path, Options{ReadOnly: true}); !errors.Is(err, incident.ErrSchema) {
-		t.Fatalf("read-only open of version 4: %v", err)
-	}
-	if fileSum(t, path) != before {
-		t.Fatal("read-only open modified the file")
-	}
-	s, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if v, err := readVersion(ctx, s.DB()); err != nil || v != SchemaVersion {
-		t.Fatalf("version after migration %d %v", v, err)
-	}
-	if p, err := s.Check(ctx); err != nil || len(p) != 0 {
-		t.Fatalf("migrated database: %+v %v", p, err)
-	}
+	s := openMigrated(t, path, 4)
 	fresh, _ := openTemp(t)
 	if a, b := tableLayouts(t, s.DB()), tableLayouts(t, fresh.DB()); a != b {
 		t.Fatalf("migrated layout\n%s\nnew layout\n%s", a, b)
@@ -95,27 +76,7 @@ func TestMigrateV4ToV5(t *testing.T) {
 // view) and checks the file is left at version 4 with its layout
 // unchanged.
 func TestMigrateV4RollsBack(t *testing.T) {
-	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v4.duckdb")
 	createV4(t, path, derivedCases(), `CREATE VIEW core.terms AS SELECT 1 AS x`)
-	db, err := sql.Open("duckdb", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	layout := tableLayouts(t, db)
-	db.Close()
-	if _, err := Open(ctx, path, Options{}); err == nil || !strings.Contains(err.Error(), "version 5") {
-		t.Fatalf("got %v, want a failed migration to version 5", err)
-	}
-	db, err = sql.Open("duckdb", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if v, err := readVersion(ctx, db); err != nil || v != 4 {
-		t.Fatalf("version after failed migration %d %v", v, err)
-	}
-	if got := tableLayouts(t, db); got != layout {
-		t.Fatalf("layout after failed migration\n%s\nbefore\n%s", got, layout)
-	}
+	failsMigration(t, path, 4)
 }
