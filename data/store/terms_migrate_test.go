@@ -2,44 +2,37 @@ package store
 
 import (
 	"context"
-	"database/sql"
+	"fmt"
 	"path/filepath"
 	"testing"
 
 	"incidents/data/incident"
 )
 
-// termsMigration is the index in migrations of the step that adds the
-// stored text analyses (core.terms): the step from termsMigration to
-// termsMigration+1.
-const termsMigration = 4
+// termsFrom is the schema version the step that adds the stored text
+// analyses (core.terms) starts from: migrations[termsFrom] brings a
+// database to termsFrom+1.
+const termsFrom = 5
 
-// createV4 writes a database of schema version 4 (the version 3 layout
-// with migration 4 applied), then runs extra.
-func createV4(t *testing.T, path string, cases []*incident.Incident, extra ...string) {
+// createBeforeTerms writes a database of schema version termsFrom (the
+// version 3 layout with the migrations up to termsFrom applied), then runs
+// extra.
+func createBeforeTerms(t *testing.T, path string, cases []*incident.Incident, extra ...string) {
 	t.Helper()
-	createV3(t, path, cases)
-	db, err := sql.Open("duckdb", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, q := range append([]string{migrations[termsMigration-1], `UPDATE core.meta SET value = '4' WHERE key = 'schema_version'`}, extra...) {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	steps := append([]string{}, migrations[3:termsFrom]...)
+	steps = append(steps, fmt.Sprintf(`UPDATE core.meta SET value = '%d' WHERE key = 'schema_version'`, termsFrom))
+	createV3(t, path, cases, append(steps, extra...)...)
 }
 
-// Version 4 to 5 adds the stored analyses (core.terms), empty: the layout
+// The terms step adds the stored analyses (core.terms), empty: the layout
 // is then a new database's, the cases stored before come to an index as
 // text until their analyses are stored, and every write works.
-func TestMigrateV4ToV5(t *testing.T) {
+func TestMigrateTerms(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v4.duckdb")
+	path := filepath.Join(t.TempDir(), "before-terms.duckdb")
 	cases := derivedCases()
-	createV4(t, path, cases)
-	s := openMigrated(t, path, 4)
+	createBeforeTerms(t, path, cases)
+	s := openMigrated(t, path, termsFrom)
 	fresh, _ := openTemp(t)
 	if a, b := tableLayouts(t, s.DB()), tableLayouts(t, fresh.DB()); a != b {
 		t.Fatalf("migrated layout\n%s\nnew layout\n%s", a, b)
@@ -72,11 +65,11 @@ func TestMigrateV4ToV5(t *testing.T) {
 	agree(t, s, "writes after migration")
 }
 
-// TestMigrateV4RollsBack makes migration 5 fail (core.terms is already a
-// view) and checks the file is left at version 4 with its layout
-// unchanged.
-func TestMigrateV4RollsBack(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "v4.duckdb")
-	createV4(t, path, derivedCases(), `CREATE VIEW core.terms AS SELECT 1 AS x`)
-	failsMigration(t, path, 4)
+// TestMigrateTermsRollsBack makes the terms step fail (core.terms is
+// already a view) and checks the file is left at version termsFrom with
+// its layout unchanged.
+func TestMigrateTermsRollsBack(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "before-terms.duckdb")
+	createBeforeTerms(t, path, derivedCases(), `CREATE VIEW core.terms AS SELECT 1 AS x`)
+	failsMigration(t, path, termsFrom)
 }
