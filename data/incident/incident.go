@@ -64,6 +64,9 @@ type Incident struct {
 	// Neither is part of the content hash.
 	Format     string `json:"format,omitempty"`
 	SourceFile string `json:"source_file,omitempty"`
+	// Edited names the fields a person changed with 'incidents edit': a
+	// later import keeps their values over its own (MergeFrom).
+	Edited []string `json:"edited,omitempty"`
 	// Hash is the content hash (see ContentHash); filled by the store.
 	Hash string `json:"hash,omitempty"`
 }

@@ -2,6 +2,7 @@ package incident
 
 import (
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -84,13 +85,18 @@ type MergeReport struct {
 	// Preferred are the fields both had where the stored (hand-written)
 	// value was kept over the new one.
 	Preferred []string
+	// Edited are the fields edited by hand ('incidents edit') whose stored
+	// value was kept over the new version's.
+	Edited []string
 	// Dropped are kept time fields given up because, with the new
 	// version's times, they would have been out of order.
 	Dropped []string
 }
 
 // Empty reports whether the merge took nothing from the stored version.
-func (r MergeReport) Empty() bool { return len(r.Kept) == 0 && len(r.Preferred) == 0 }
+func (r MergeReport) Empty() bool {
+	return len(r.Kept) == 0 && len(r.Preferred) == 0 && len(r.Edited) == 0
+}
 
 // MergeFrom gives in, the new version of a case, what the stored version
 // old has and in lacks, field by field; with preferOld (old was written
@@ -98,13 +104,24 @@ func (r MergeReport) Empty() bool { return len(r.Kept) == 0 && len(r.Preferred) 
 // (by URL) are the union of both. Times are kept only together with what they must agree
 // with: when the kept times would be out of order with the new ones (a
 // detection before the start), in keeps its own times and the stored
-// ones are listed in Dropped.
+// ones are listed in Dropped. A field old.Edited names (edited by hand)
+// keeps old's value, empty or not, whatever in holds; in inherits the
+// list.
 func (in *Incident) MergeFrom(old *Incident, preferOld bool) MergeReport {
 	var r MergeReport
 	saved := *in
+	edited := map[string]bool{}
+	for _, f := range old.Edited {
+		edited[f] = true
+	}
 	for _, f := range mergeFields {
 		dst, src := f.get(in), f.get(old)
 		switch {
+		case edited[f.name]:
+			if !sameField(dst, src) {
+				copyField(dst, src)
+				r.Edited = append(r.Edited, f.name)
+			}
 		case f.name == "sources" && !emptyField(src) && !emptyField(dst):
 			// Sources are evidence: the stored ones the new version lacks stay.
 			if n := in.keepSources(old.Sources); n > 0 {
@@ -127,11 +144,33 @@ func (in *Incident) MergeFrom(old *Incident, preferOld bool) MergeReport {
 		}
 		r.Kept, r.Dropped = dropTimes(r.Kept, r.Dropped)
 		r.Preferred, r.Dropped = dropTimes(r.Preferred, r.Dropped)
+		r.Edited, r.Dropped = dropTimes(r.Edited, r.Dropped)
+	}
+	// The organisation and the aliases are not merge fields (an import
+	// states the one and adds to the other) unless edited by hand.
+	if edited["org"] && in.Org != old.Org {
+		in.Org = old.Org
+		r.Edited = append(r.Edited, "org")
+	}
+	for _, f := range old.Edited {
+		if !contains(in.Edited, f) {
+			in.Edited = append(in.Edited, f)
+		}
+	}
+	sort.Strings(in.Edited)
+	if n := in.keepEditedTags(old, edited); n != "" {
+		r.Edited = append(r.Edited, n)
 	}
 	if n := in.keepImportedTags(old.Tags); n != "" {
 		r.Kept = append(r.Kept, n)
 	}
 	added := false
+	if edited["aliases"] {
+		if !slices.Equal(in.Aliases, old.Aliases) {
+			r.Edited = append(r.Edited, "aliases")
+		}
+		in.Aliases = slices.Clone(old.Aliases)
+	}
 	for _, a := range old.Aliases {
 		if a != in.ID && !contains(in.Aliases, a) {
 			in.Aliases = append(in.Aliases, a)
@@ -171,6 +210,42 @@ func (in *Incident) keepImportedTags(old []Tag) string {
 		return ""
 	}
 	return "tags (" + strings.Join(kept, ", ") + ")"
+}
+
+// keepEditedTags gives in old's imported tags in place of its own in each
+// facet whose tags were edited by hand ("tags.root_cause" in old.Edited:
+// an imported tag removed with 'incidents tag --remove' stays removed)
+// and names what it kept ("tags (root_cause)"), or "".
+func (in *Incident) keepEditedTags(old *Incident, edited map[string]bool) string {
+	var facets []string
+	for _, f := range Facets {
+		if !edited["tags."+string(f)] {
+			continue
+		}
+		mine := func(t Tag) bool { return t.Origin == Imported && t.Facet == f }
+		before := slices.Clone(in.Tags)
+		in.Tags = slices.DeleteFunc(in.Tags, mine)
+		for _, t := range old.Tags {
+			if mine(t) {
+				in.Tags = MergeTags(in.Tags, t)
+			}
+		}
+		if !slices.Equal(before, in.Tags) {
+			facets = append(facets, string(f))
+		}
+	}
+	if len(facets) == 0 {
+		return ""
+	}
+	return "tags (" + strings.Join(facets, ", ") + ")"
+}
+
+// MarkEdited adds field to the fields edited by hand.
+func (in *Incident) MarkEdited(field string) {
+	if !contains(in.Edited, field) {
+		in.Edited = append(in.Edited, field)
+		sort.Strings(in.Edited)
+	}
 }
 
 // keepSources appends the sources of old whose URL in lacks and returns

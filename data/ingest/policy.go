@@ -92,6 +92,10 @@ func reconcileOne(c, old *incident.Incident) string {
 		parts = append(parts, fmt.Sprintf("kept %s written by hand over the file's (%s); --replace to take the file's",
 			plural(len(r.Preferred), "1 field", fmt.Sprintf("%d fields", len(r.Preferred))), strings.Join(r.Preferred, ", ")))
 	}
+	if len(r.Edited) > 0 {
+		parts = append(parts, fmt.Sprintf("kept %s "+editedNote+" over the file's (%s); --replace to take the file's",
+			plural(len(r.Edited), "1 field", fmt.Sprintf("%d fields", len(r.Edited))), strings.Join(r.Edited, ", ")))
+	}
 	if len(r.Dropped) > 0 {
 		sort.Strings(r.Dropped)
 		parts = append(parts, fmt.Sprintf("stored %s not kept: out of order with the file's times", strings.Join(r.Dropped, ", ")))
@@ -101,6 +105,14 @@ func reconcileOne(c, old *incident.Incident) string {
 	}
 	return c.ID + ": " + strings.Join(parts, "; ")
 }
+
+// editedNote marks the part of a note about fields edited by hand.
+const editedNote = "edited with 'incidents edit'"
+
+// KeptEdits reports whether a note of Reconcile says an update kept fields
+// edited by hand: the ingest report tells those even of a case that ends
+// up unchanged (the file's values were refused).
+func KeptEdits(note string) bool { return strings.Contains(note, editedNote) }
 
 // Prepared is a batch after the policy: the cases to store and what the
 // policy did, for the report.

@@ -47,7 +47,7 @@ import (
 
 // versioned lists the core tables whose rows carry batch and retired_by.
 // Each has the view core.live_<table>.
-var versioned = []string{"incidents", "tags", "sources", "action_items", "refs", "links", "generations", "overrides", "ingest_runs", "terms"}
+var versioned = []string{"incidents", "tags", "sources", "action_items", "refs", "links", "generations", "overrides", "ingest_runs", "terms", "audit"}
 
 // liveView is the SQL of core.live_<table>: the rows the commit record
 // makes visible. A cross join with the one-row watermark keeps the filter
@@ -66,7 +66,7 @@ WHERE t.batch <= w.committed AND (t.retired_by IS NULL OR t.retired_by > w.commi
 // Generations come before links, whose view reads theirs.
 func internalViews() []View {
 	out := make([]View, 0, len(versioned))
-	for _, t := range []string{"generations", "incidents", "tags", "sources", "action_items", "refs", "links", "overrides", "ingest_runs", "terms"} {
+	for _, t := range []string{"generations", "incidents", "tags", "sources", "action_items", "refs", "links", "overrides", "ingest_runs", "terms", "audit"} {
 		out = append(out, View{Name: "live_" + t, SQL: liveView(t)})
 	}
 	return out
@@ -90,6 +90,9 @@ type writer struct {
 	// overridesChanged, when set, is recorded with the commit record as
 	// the time the overrides changed (see overrides.go).
 	overridesChanged time.Time
+	// casesDeleted, when set, is recorded with the commit record as the
+	// time cases were deleted (see fresh.go).
+	casesDeleted time.Time
 }
 
 // retire marks the current rows of table matching where (with args) as
@@ -203,13 +206,17 @@ func runWrite(w *writer, fn func(w *writer) error) (err error) {
 // own, after w's transaction committed.
 func record(ctx context.Context, c *sql.Conn, w *writer) error {
 	return connTx(ctx, c, func() error {
-		var changed any
+		var changed, deleted any
 		if !w.overridesChanged.IsZero() {
 			changed = w.overridesChanged.UTC()
 		}
+		if !w.casesDeleted.IsZero() {
+			deleted = w.casesDeleted.UTC()
+		}
 		res, err := c.ExecContext(ctx, `UPDATE core.watermark SET committed = ?, committed_at = ?,
-	overrides_changed_at = coalesce(?, overrides_changed_at) WHERE reserved = ? AND committed < ?`,
-			w.id, time.Now().UTC(), changed, w.id, w.id)
+	overrides_changed_at = coalesce(?, overrides_changed_at), cases_deleted_at = coalesce(?, cases_deleted_at)
+WHERE reserved = ? AND committed < ?`,
+			w.id, time.Now().UTC(), changed, deleted, w.id, w.id)
 		if err != nil {
 			return fmt.Errorf("recording the commit of batch %d: %w", w.id, err)
 		}

@@ -14,6 +14,7 @@ import (
 //	max(updated_at) of the visible cases              <= current generation's created_at
 //	max(created_at) of the visible overrides          <= current generation's created_at
 //	core.watermark.overrides_changed_at (NULL: never) <= current generation's created_at
+//	core.watermark.cases_deleted_at (NULL: never)     <= current generation's created_at
 //
 // (the rule LinksFresh and the serve engine apply). So every write that
 // changes what a case looks like to the similarity index gives the case a
@@ -24,7 +25,7 @@ import (
 // and RefreshDerived for the cases it repairs. Likewise every write that
 // changes the overrides (SetOverride, ClearOverride; see overrides.go)
 // records when with its commit record, because a removed override leaves
-// no row behind. All of these stamps come from changeTime, so they are
+// no row behind; so does DeleteCases, for the same reason. All of these stamps come from changeTime, so they are
 // strictly after every stored generation's created_at.
 
 // linksFreshSQL is true when neither a case nor an override changed after
@@ -33,6 +34,7 @@ const linksFreshSQL = `SELECT
 	coalesce((SELECT max(updated_at) FROM core.live_incidents) <= g.created_at, true)
 	AND coalesce((SELECT max(created_at) FROM core.live_overrides) <= g.created_at, true)
 	AND coalesce((SELECT overrides_changed_at FROM core.watermark) <= g.created_at, true)
+	AND coalesce((SELECT cases_deleted_at FROM core.watermark) <= g.created_at, true)
 FROM core.live_generations g WHERE g.current ORDER BY g.gen DESC LIMIT 1`
 
 // lastChangeSQL is the newest stamp the freshness rule compares with a
@@ -40,7 +42,8 @@ FROM core.live_generations g WHERE g.current ORDER BY g.gen DESC LIMIT 1`
 const lastChangeSQL = `SELECT greatest(
 	(SELECT max(updated_at) FROM core.live_incidents),
 	(SELECT max(created_at) FROM core.live_overrides),
-	(SELECT overrides_changed_at FROM core.watermark))`
+	(SELECT overrides_changed_at FROM core.watermark),
+	(SELECT cases_deleted_at FROM core.watermark))`
 
 // generationTime is the created_at of a generation written now: now, but
 // never before the last change it was computed over, so that it is fresh

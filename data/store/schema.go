@@ -16,7 +16,7 @@ import (
 
 // SchemaVersion is the database layout written by this build. A database
 // with a higher core.meta schema_version is refused.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // migrations[i] brings a database from version i to i+1. Entries are never
 // edited once released; new layouts append a migration.
@@ -186,7 +186,28 @@ WHERE event IS NULL AND starts_with(reason, 'same event: ');`,
 	batch BIGINT DEFAULT 0,
 	retired_by BIGINT
 );`,
+	// 7: the audit table of edits by hand (see audit.go), and the commit
+	// record's stamp of the last deletion of cases (a deleted case leaves
+	// no row whose updated_at could make the links stale).
+	migrationAudit,
 }
+
+// migrationAudit is the text of the migration that adds core.audit. It
+// depends on no other step than the commit record's (3), so it moves to
+// another position unchanged.
+const migrationAudit = `CREATE TABLE IF NOT EXISTS core.audit (
+	seq INTEGER NOT NULL,
+	changed_at TIMESTAMP NOT NULL,
+	who VARCHAR NOT NULL,
+	verb VARCHAR NOT NULL,
+	incident_id VARCHAR NOT NULL,
+	field VARCHAR,
+	old_value VARCHAR,
+	new_value VARCHAR,
+	batch BIGINT DEFAULT 0,
+	retired_by BIGINT
+);
+ALTER TABLE core.watermark ADD COLUMN IF NOT EXISTS cases_deleted_at TIMESTAMP;`
 
 // migration3 is the text of migration 3: batch columns on every
 // versioned table and the one-row core.watermark. The table list is

@@ -30,13 +30,15 @@ type Staleness struct {
 	// Overrides is set when a --pin or --not decision was set, changed or
 	// removed since.
 	Overrides bool
+	// Deleted is set when cases were deleted since ('incidents delete').
+	Deleted bool
 }
 
 // Covered reports whether the generation, with its extensions, was computed
 // over every case as it is now: the only changes are added cases that
 // --update linked.
 func (st *Staleness) Covered() bool {
-	return st.Unlinked == 0 && st.Changed == 0 && !st.Overrides
+	return st.Unlinked == 0 && st.Changed == 0 && !st.Overrides && !st.Deleted
 }
 
 const stalenessSQL = `WITH g AS (SELECT gen, created_at FROM core.live_generations WHERE current ORDER BY gen DESC LIMIT 1),
@@ -52,14 +54,15 @@ SELECT g.gen,
 	(SELECT count(*) FROM c WHERE kind = 'unlinked'),
 	(SELECT count(*) FROM c WHERE kind = 'changed'),
 	coalesce((SELECT max(created_at) FROM core.live_overrides) > g.created_at, false)
-	OR coalesce((SELECT overrides_changed_at FROM core.watermark) > g.created_at, false)
+	OR coalesce((SELECT overrides_changed_at FROM core.watermark) > g.created_at, false),
+	coalesce((SELECT cases_deleted_at FROM core.watermark) > g.created_at, false)
 FROM g`
 
 // Staleness says what changed after the current generation was computed;
 // nil when there is no generation.
 func (s *Store) Staleness(ctx context.Context) (*Staleness, error) {
 	var st Staleness
-	err := s.h.db.QueryRowContext(ctx, stalenessSQL).Scan(&st.Gen, &st.Extended, &st.Unlinked, &st.Changed, &st.Overrides)
+	err := s.h.db.QueryRowContext(ctx, stalenessSQL).Scan(&st.Gen, &st.Extended, &st.Unlinked, &st.Changed, &st.Overrides, &st.Deleted)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}

@@ -34,6 +34,7 @@ const (
 	ViewReferences  = "references"
 	ViewVocab       = "vocab"
 	ViewGenerations = "generations"
+	ViewAudit       = "audit"
 )
 
 // SQLName is the view's name as a statement writes it: quoted when it is
@@ -242,6 +243,21 @@ FROM core.live_refs r LEFT JOIN (` + idKeysSQL + `) k ON k.key = r.ref_id`,
 				{"newest_id", "VARCHAR", "Id of the newest case covered."},
 				{"params", "VARCHAR", "Parameters of the computation (JSON)."},
 				{"current", "BOOLEAN", "True for the generation the related view shows."},
+			},
+		},
+		{
+			Name:        ViewAudit,
+			Description: "Edits by hand ('incidents edit', 'tag --remove', 'delete'): one row per changed field, kept after the case is deleted.",
+			SQL:         `SELECT seq, changed_at, who, verb, incident_id, field, old_value, new_value FROM core.live_audit`,
+			Columns: []Column{
+				{"seq", "INTEGER", "Order of the change, increasing."},
+				{"changed_at", "TIMESTAMP", "When the change was made, UTC."},
+				{"who", "VARCHAR", "Who made it: the OS user, or the --by given."},
+				{"verb", "VARCHAR", "edit, tag-remove or delete."},
+				{"incident_id", "VARCHAR", "Case id."},
+				{"field", "VARCHAR", "Case field changed (tags.<facet> for a removed tag); NULL for a deletion."},
+				{"old_value", "VARCHAR", "Value before, as JSON (the whole case for a deletion); NULL when empty."},
+				{"new_value", "VARCHAR", "Value after, as JSON; NULL when empty or deleted."},
 			},
 		},
 	}

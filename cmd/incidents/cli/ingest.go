@@ -327,13 +327,13 @@ func printDups(app *App, dups []ingest.Duplicate, again map[string]bool, perFile
 }
 
 // printNotes prints the batch policy's notes of the cases the upsert
-// changed: every one with perFile, else the first perFileReportMax and
+// changed, and of those whose edits it kept: every one with perFile, else the first perFileReportMax and
 // how many more.
 func printNotes(app *App, rep *store.IngestReport, notes map[string]string, perFile bool) {
 	n := 0
 	for _, it := range rep.Items {
 		note, ok := notes[it.ID]
-		if !ok || it.Status == store.StatusUnchanged {
+		if !ok || it.Status == store.StatusUnchanged && !ingest.KeptEdits(note) {
 			continue
 		}
 		if n++; !perFile && n > perFileReportMax {

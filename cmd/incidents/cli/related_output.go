@@ -103,6 +103,9 @@ func staleNote(ctx context.Context, s *store.Store, gen int64) (stale bool, note
 	if st.Overrides {
 		why = append(why, "--pin/--not decisions changed")
 	}
+	if st.Deleted {
+		why = append(why, "cases were deleted")
+	}
 	if st.Unlinked > 0 && len(why) == 0 {
 		return true, fmt.Sprintf("%s added after generation %d %s no links yet, and may belong in these lists (run 'incidents related --update', or --recompute)",
 			plural(st.Unlinked, "case", "cases"), gen, map[bool]string{true: "has", false: "have"}[st.Unlinked == 1])

@@ -24,6 +24,8 @@ func newTagCmd(app *App) *cobra.Command {
 		dryRun bool
 		id     string
 		set    string
+		remove string
+		by     string
 		eval   bool
 		format string
 	)
@@ -58,12 +60,19 @@ facet precision, recall, micro and macro F1; the root cause by class),
 leaving out of the root-cause figures the cases the shipped model learned
 from; it writes nothing.
 --set ID FACET=TERM puts a human tag on a case instead; the term may be an
-id, label or alias of the vocabulary (see 'incidents vocab').`,
+id, label or alias of the vocabulary (see 'incidents vocab').
+--remove ID FACET=TERM... removes tags of any origin from a case, in one
+write recorded in the audit table ('incidents audit'; who is the OS user,
+or --by); a tag the case does not carry is refused and nothing changes. A
+removed imported tag stays removed when the case is imported again; a
+removed automatic tag comes back with the next 'incidents tag' unless a
+human tag of the facet replaces it.`,
 		Example: `  incidents tag --dry-run
   incidents tag --id IL-0395 --dry-run
   incidents tag --eval
   incidents tag
-  incidents tag --set IL-0395 root_cause=hardware/power`,
+  incidents tag --set IL-0395 root_cause=hardware/power
+  incidents tag --remove IL-0395 root_cause=software/bug`,
 		Args: cobra.NoArgs,
 	}
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print what would change and write nothing")
@@ -71,8 +80,14 @@ id, label or alias of the vocabulary (see 'incidents vocab').`,
 	cmd.Flags().BoolVar(&eval, "eval", false, "print the cross-validated comparison of rules, model and both, and write nothing")
 	cmd.Flags().StringVar(&set, "set", "", "put a human tag on case ID: --set ID facet=term (takes the id as its value, the tag as the argument)")
 	completeFlag(cmd, "id", app.completeIDs)
+	cmd.Flags().StringVar(&remove, "remove", "", "remove tags from case ID: --remove ID facet=term... (takes the id as its value, the tags as arguments)")
+	cmd.Flags().StringVar(&by, "by", "", "with --remove: who makes the change, for the audit table (default: the OS user)")
 	completeFlag(cmd, "set", app.completeIDs)
+	completeFlag(cmd, "remove", app.completeIDs)
 	cmd.ValidArgsFunction = func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if remove != "" {
+			return completeFacetTerm(cmd, args, toComplete)
+		}
 		if set == "" || len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -80,6 +95,12 @@ id, label or alias of the vocabulary (see 'incidents vocab').`,
 	}
 	validate := outputFlag(cmd, &format, RecordFormats...)
 	cmd.Args = func(cmd *cobra.Command, args []string) error {
+		if remove != "" {
+			if len(args) == 0 {
+				return usagef("--remove takes a case id and facet=term arguments, e.g. 'incidents tag --remove IL-0395 root_cause=software/bug'")
+			}
+			return nil
+		}
 		if set != "" {
 			if len(args) != 1 {
 				return usagef("--set takes a case id and one facet=term argument, e.g. 'incidents tag --set IL-0395 root_cause=hardware/power'")
@@ -98,6 +119,12 @@ id, label or alias of the vocabulary (see 'incidents vocab').`,
 		ctx := cmd.Context()
 		if ctx == nil {
 			ctx = context.Background()
+		}
+		if remove != "" {
+			if set != "" || dryRun || id != "" || eval {
+				return usagef("--remove cannot be combined with --set, --dry-run, --eval or --id")
+			}
+			return removeTags(ctx, app, remove, args, by, format)
 		}
 		if set != "" {
 			if dryRun || id != "" || eval {
