@@ -105,6 +105,10 @@ func TestCrashConsistency(t *testing.T) {
 			{name: "ingest", from: bundledDB, args: []string{"ingest", icco}, kills: n, rerun: true},
 			{name: "recompute", from: withIcco, args: []string{"related", "--recompute"}, kills: n, rerun: true},
 			{name: "tag", from: bundledDB, args: []string{"tag"}, kills: max(n/10, 1), rerun: true},
+			// The edits by hand: each one write with its audit rows.
+			{name: "edit", from: bundledDB, args: []string{"edit", "il-0395", "severity=SEV-1", "region=", "detected=2017-04-05T08:20:00Z"}, kills: max(n/10, 1), rerun: true},
+			{name: "tag-remove", from: bundledDB, args: []string{"tag", "--remove", "IL-0395", "trigger=mastership-change", "component=load-balancer"}, kills: max(n/10, 1), rerun: true},
+			{name: "delete", from: withIcco, args: []string{"delete", "IL-0150", "IL-0395", "gcp-2022-06-14"}, kills: max(n/10, 1), rerun: true},
 		} {
 			t.Run(c.name, func(t *testing.T) { crashCommand(t, c, seed) })
 		}
@@ -340,7 +344,7 @@ func crashCommand(t *testing.T, c crashCase, seed uint64) {
 // (none once a read-write open has cleaned up).
 var hiddenSQL = func() string {
 	var parts []string
-	for _, t := range []string{"incidents", "tags", "sources", "action_items", "refs", "links", "generations", "overrides", "ingest_runs", "terms"} {
+	for _, t := range []string{"incidents", "tags", "sources", "action_items", "refs", "links", "generations", "overrides", "ingest_runs", "terms", "audit"} {
 		parts = append(parts, fmt.Sprintf("(SELECT count(*) FROM core.%s) - (SELECT count(*) FROM core.live_%s) + (SELECT count(*) FROM core.%s WHERE retired_by IS NOT NULL)", t, t, t))
 	}
 	return strings.Join(parts, " + ")

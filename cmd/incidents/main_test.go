@@ -127,7 +127,9 @@ const fingerprintSQL = `SELECT
  (SELECT max(gen) FILTER (WHERE current) FROM core.live_generations) AS current_gen,
  (SELECT count(*) FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND g.current) AS current_links,
  (SELECT coalesce(sum(hash(from_id, to_id, rank)), 0) FROM core.live_links l JOIN core.live_generations g ON g.gen = l.generation AND g.current) AS links_hash,
- (SELECT count(*) FROM core.live_links) AS all_links`
+ (SELECT count(*) FROM core.live_links) AS all_links,
+(SELECT count(*) FROM core.live_audit) AS audit,
+(SELECT coalesce(sum(hash(incident_id, verb, field, old_value, new_value)), 0) FROM core.live_audit) AS audit_hash`
 
 // fingerprint returns the fingerprint of db read through 'incidents sql'
 // (read-only, or read-write when write is set, which also replays and

@@ -49,7 +49,7 @@ func (in *Incident) eachString(fn func(*string)) {
 			fn(s)
 		}
 	}
-	for _, l := range [][]string{in.Aliases, in.Categories, in.Keywords, in.Remediation, in.ActionItems, in.Lessons} {
+	for _, l := range [][]string{in.Aliases, in.Categories, in.Keywords, in.Remediation, in.ActionItems, in.Lessons, in.Edited} {
 		for i := range l {
 			fn(&l[i])
 		}

@@ -47,9 +47,6 @@ func (s *Store) EditCase(ctx context.Context, id string, patch map[string]json.R
 	}
 	changes, err := in.Patch(patch)
 	if err != nil {
-		if ie, ok := err.(*incident.Error); ok {
-			return nil, ie.WithHint(strings.TrimSpace(ie.Hint + "; nothing was changed"))
-		}
 		return nil, err
 	}
 	res := &EditResult{ID: in.ID, Changes: changes}
@@ -70,6 +67,7 @@ func (s *Store) RemoveTags(ctx context.Context, id string, tags []incident.Tag, 
 		return nil, err
 	}
 	res := &EditResult{ID: in.ID}
+	stored := &incident.Incident{Tags: in.Tags}
 	for _, rm := range tags {
 		kept := in.Tags[:0:0]
 		var gone []incident.Tag
@@ -82,7 +80,7 @@ func (s *Store) RemoveTags(ctx context.Context, id string, tags []incident.Tag, 
 		}
 		if len(gone) == 0 {
 			var have []string
-			for _, t := range in.TagsOf(rm.Facet) {
+			for _, t := range stored.TagsOf(rm.Facet) {
 				have = append(have, t.Term)
 			}
 			hint := fmt.Sprintf("it has no %s tag", rm.Facet)
@@ -91,7 +89,7 @@ func (s *Store) RemoveTags(ctx context.Context, id string, tags []incident.Tag, 
 			}
 			return nil, &incident.Error{Kind: incident.ErrNotFound, Field: "tag",
 				Msg:  fmt.Sprintf("case %s has no tag %s=%s", in.ID, rm.Facet, rm.Term),
-				Hint: hint + "; see them with 'incidents show " + in.ID + "'; nothing was changed"}
+				Hint: hint + "; see them with 'incidents show " + in.ID + "'"}
 		}
 		for _, t := range gone {
 			old, err := json.Marshal(t)
@@ -233,7 +231,7 @@ func sameVersion(w *writer, in *incident.Incident) error {
 
 func changedMeanwhile(id string) error {
 	return &incident.Error{Kind: incident.ErrInvalid, Field: "id", Msg: fmt.Sprintf("case %s changed or went away while it was being edited", id),
-		Hint: "run the command again; nothing was changed"}
+		Hint: "run the command again"}
 }
 
 // retireCases supersedes every row of the cases ids.

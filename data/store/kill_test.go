@@ -4,6 +4,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -55,6 +56,23 @@ var killOps = map[string]func(ctx context.Context, s *Store) error{
 		return s.SetOverride(ctx, incident.Override{From: killID(1), To: killID(2), Kind: incident.Not})
 	},
 	"clear-override": func(ctx context.Context, s *Store) error { return s.ClearOverride(ctx, killID(3), killID(4)) },
+	"edit": func(ctx context.Context, s *Store) error {
+		_, err := s.EditCase(ctx, strings.ToLower(killID(11)), map[string]json.RawMessage{"title": json.RawMessage(`"edited"`), "severity": json.RawMessage(`"SEV-1"`)}, "kill")
+		return err
+	},
+	"tag-remove": func(ctx context.Context, s *Store) error {
+		_, err := s.RemoveTags(ctx, killID(12), []incident.Tag{tag(incident.Symptom, "timeouts", incident.Human)}, "kill")
+		return err
+	},
+	// Deletes a few hundred cases with their links in every generation.
+	"delete": func(ctx context.Context, s *Store) error {
+		var ids []string
+		for i := 0; i < killCases; i += 97 {
+			ids = append(ids, killID(i))
+		}
+		_, err := s.DeleteCases(ctx, ids, "kill")
+		return err
+	},
 }
 
 func killID(i int) string { return fmt.Sprintf("K-%06d", i) }
@@ -135,7 +153,8 @@ func killState(t *testing.T, path string, write bool) (string, int64) {
 	(SELECT count(*) || ':' || coalesce(sum(hash(incident_id, related_id, rank, generation)), 0) FROM related),
 	(SELECT string_agg(generation || '/' || current, ',' ORDER BY generation) FROM generations),
 	(SELECT string_agg(from_id || '>' || to_id || '=' || kind, ',' ORDER BY from_id, to_id) FROM core.live_overrides),
-	(SELECT count(*) FROM core.live_ingest_runs))`).Scan(&out)
+	(SELECT count(*) FROM core.live_ingest_runs),
+	(SELECT count(*) || ':' || coalesce(sum(hash(incident_id, field, old_value, new_value)), 0) FROM audit))`).Scan(&out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +173,7 @@ func TestWritesKilled(t *testing.T) {
 	if s := os.Getenv("STORE_KILLS"); s != "" {
 		kills, _ = strconv.Atoi(s)
 	}
-	ops := []string{"auto-tags", "upsert", "append-links", "recompute", "human-tag", "rollback", "override", "clear-override"}
+	ops := []string{"auto-tags", "upsert", "append-links", "recompute", "human-tag", "rollback", "override", "clear-override", "edit", "tag-remove", "delete"}
 	if testing.Short() {
 		ops = ops[:2]
 	}

@@ -37,7 +37,7 @@ which leaves the deleted cases out; --pin/--not decisions naming them stay.`,
 		defer s.Close()
 		ids, err := s.DeleteCases(cmd.Context(), args, editor(app, by))
 		if err != nil {
-			return err
+			return nothingChanged(err)
 		}
 		if format == FormatJSON {
 			return writeJSON(app.Stdout, map[string][]string{"deleted": ids})

@@ -73,7 +73,7 @@ later imports of the case: 'incidents ingest' keeps them and says so
 		}
 		patch, err := editPatch(app, jsonFile, args[1:])
 		if err != nil {
-			return err
+			return nothingChanged(err)
 		}
 		s, err := openStore(cmd.Context(), app, false)
 		if err != nil {
@@ -82,7 +82,7 @@ later imports of the case: 'incidents ingest' keeps them and says so
 		defer s.Close()
 		res, err := s.EditCase(cmd.Context(), args[0], patch, editor(app, by))
 		if err != nil {
-			return err
+			return nothingChanged(err)
 		}
 		return writeEdit(app, res, format)
 	}
@@ -131,6 +131,18 @@ func editPatch(app *App, jsonFile string, args []string) (map[string]json.RawMes
 		return nil, (&incident.Error{Kind: incident.ErrEmpty, Msg: "the patch changes no field", Hint: `write e.g. {"severity": "SEV-1"}`}).At(name, 0)
 	}
 	return patch, nil
+}
+
+// nothingChanged adds to a refusal of an edit by hand that the database
+// is as it was: every such write is whole or nothing.
+func nothingChanged(err error) error {
+	var ie *incident.Error
+	if errors.As(err, &ie) {
+		c := *ie
+		c.Hint = strings.TrimPrefix(c.Hint+"; nothing was changed", "; ")
+		return &c
+	}
+	return err
 }
 
 func writeEdit(app *App, res *store.EditResult, format string) error {

@@ -16,7 +16,7 @@ func removeTags(ctx context.Context, app *App, id string, args []string, by, for
 	for _, a := range args {
 		t, err := parseTagArg(v, a)
 		if err != nil {
-			return err
+			return nothingChanged(err)
 		}
 		tags = append(tags, t)
 	}
@@ -27,7 +27,7 @@ func removeTags(ctx context.Context, app *App, id string, args []string, by, for
 	defer s.Close()
 	res, err := s.RemoveTags(ctx, id, tags, editor(app, by))
 	if err != nil {
-		return err
+		return nothingChanged(err)
 	}
 	return writeEdit(app, res, format)
 }
