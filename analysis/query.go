@@ -111,7 +111,8 @@ func (q Query) normalize() (Query, error) {
 
 // where builds the filter of the incidents view.
 func (q Query) where() (string, []any) {
-	var conds []string
+	// Each incident once: a case that repeats another is left out.
+	conds := []string{store.ColCounted}
 	var args []any
 	if q.Since != "" {
 		conds, args = append(conds, "day >= CAST(? AS DATE)"), append(args, q.Since)
@@ -127,9 +128,6 @@ func (q Query) where() (string, []any) {
 	}
 	if q.Year != 0 {
 		conds, args = append(conds, "year = ?"), append(args, q.Year)
-	}
-	if len(conds) == 0 {
-		return "TRUE", nil
 	}
 	return strings.Join(conds, " AND "), args
 }

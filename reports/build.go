@@ -128,7 +128,7 @@ func pickQuarter(ctx context.Context, db *sql.DB, opts Options, org string) (ana
 
 // latestOrgQuarter is LatestCompleteQuarter for one organisation.
 func latestOrgQuarter(ctx context.Context, db *sql.DB, org string, opts Options) (string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT DISTINCT quarter FROM incidents WHERE quarter IS NOT NULL AND org = ? ORDER BY quarter DESC`, org)
+	rows, err := db.QueryContext(ctx, `SELECT DISTINCT quarter FROM incidents WHERE `+store.ColCounted+` AND quarter IS NOT NULL AND org = ? ORDER BY quarter DESC`, org)
 	if err != nil {
 		return "", err
 	}
@@ -205,7 +205,7 @@ func loadWindow(ctx context.Context, db *sql.DB, window []string, org string) ([
 	CASE WHEN i.mitigated_ts >= i.detected_ts THEN date_diff('millisecond', i.detected_ts, i.mitigated_ts) / 60000.0 END,
 	CASE WHEN i.resolved_ts >= i.start_ts THEN date_diff('millisecond', i.start_ts, i.resolved_ts) / 60000.0 END,
 	CASE WHEN i.ttr_source = 'given' THEN i.ttr_minutes END
-FROM incidents i WHERE i.quarter IN (`+inList(len(window))+`)`+cond+` ORDER BY i.day, i.id`, append(strArgs(window), oargs...)...)
+FROM incidents i WHERE i.`+store.ColCounted+` AND i.quarter IN (`+inList(len(window))+`)`+cond+` ORDER BY i.day, i.id`, append(strArgs(window), oargs...)...)
 	if err != nil {
 		return nil, fmt.Errorf("report: reading cases: %w", err)
 	}
@@ -273,7 +273,7 @@ func (r *QuarterReport) countUndated(ctx context.Context, db *sql.DB, org string
 		}
 	}
 	cond, oargs := orgCond("i", org)
-	err := db.QueryRowContext(ctx, `SELECT count(*) FROM incidents i WHERE i.quarter IS NULL AND CAST(i.year AS VARCHAR) IN (`+inList(len(years))+`)`+cond,
+	err := db.QueryRowContext(ctx, `SELECT count(*) FROM incidents i WHERE i.`+store.ColCounted+` AND i.quarter IS NULL AND CAST(i.year AS VARCHAR) IN (`+inList(len(years))+`)`+cond,
 		append(years, oargs...)...).Scan(&r.Coverage.UndatedInYear)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)

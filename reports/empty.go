@@ -7,6 +7,7 @@ import (
 
 	"incidents/analysis"
 	"incidents/data/incident"
+	"incidents/data/store"
 )
 
 // span is what the database holds for a report on one quarter (of one
@@ -35,7 +36,7 @@ func spanOf(ctx context.Context, db *sql.DB, q analysis.Period, org string) (spa
 	err := db.QueryRowContext(ctx, `SELECT count(*), count(i.quarter), count(*) FILTER (WHERE i.quarter = ?),
 	count(*) FILTER (WHERE i.quarter IS NULL AND i.year = ?),
 	min(i.quarter), max(i.quarter), max(i.quarter) FILTER (WHERE i.quarter < ?), min(i.quarter) FILTER (WHERE i.quarter > ?)
-FROM incidents i WHERE true`+cond, append([]any{sp.quarter, q.Year, sp.quarter, sp.quarter}, oargs...)...).
+FROM incidents i WHERE i.`+store.ColCounted+cond, append([]any{sp.quarter, q.Year, sp.quarter, sp.quarter}, oargs...)...).
 		Scan(&sp.cases, &sp.dated, &sp.inQuarter, &sp.yearOnly, &first, &last, &before, &after)
 	if err != nil {
 		return sp, fmt.Errorf("report: %w", err)

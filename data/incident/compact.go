@@ -42,7 +42,7 @@ func (in *Incident) Compact() {
 
 // eachString calls fn with every string of the case that Compact moves.
 func (in *Incident) eachString(fn func(*string)) {
-	for _, s := range []*string{&in.ID, &in.Org, &in.Product, &in.Title, &in.Summary, &in.Narrative,
+	for _, s := range []*string{&in.ID, &in.Org, &in.DuplicateOf, &in.Product, &in.Title, &in.Summary, &in.Narrative,
 		&in.Date, &in.TimeZone, &in.Severity, &in.Scope, &in.UsersAffected, &in.Region,
 		&in.Symptoms, &in.RootCause, &in.Trigger, &in.Detection, &in.Format, &in.SourceFile, &in.Hash} {
 		if *s != "" {

@@ -18,6 +18,10 @@ type Incident struct {
 	// Every lookup accepts them.
 	Aliases []string `json:"aliases,omitempty"`
 	Org     string   `json:"org"`
+	// DuplicateOf names the case this one repeats when both are stored
+	// (ingest --keep-separate, or set by hand with 'incidents edit'):
+	// statistics and the report count the incident once, as that case.
+	DuplicateOf string `json:"duplicate_of,omitempty"`
 	Product string   `json:"product,omitempty"`
 	Title   string   `json:"title"`
 	Summary string   `json:"summary,omitempty"`

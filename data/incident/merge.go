@@ -21,6 +21,7 @@ type mergeField struct {
 }
 
 var mergeFields = []mergeField{
+	{"duplicate_of", func(in *Incident) any { return &in.DuplicateOf }},
 	{"product", func(in *Incident) any { return &in.Product }},
 	{"title", func(in *Incident) any { return &in.Title }},
 	{"summary", func(in *Incident) any { return &in.Summary }},

@@ -33,6 +33,10 @@ func Validate(in *Incident) error {
 	case strings.TrimSpace(in.Org) == "":
 		return Errorf(ErrMissing, "case %s has no organisation", in.ID).WithField("org").WithHint("name the organisation the incident happened to")
 	}
+	if d := in.DuplicateOf; d != "" && (len(d) > MaxIDLen || !idPattern.MatchString(d) || strings.EqualFold(d, in.ID)) {
+		return Errorf(ErrInvalid, "case %s: duplicate_of %q is not usable", in.ID, truncate(d, 40)).WithField("duplicate_of").
+			WithHint("duplicate_of names another stored case this one repeats, by its id")
+	}
 	if len(in.Aliases) > MaxListItems {
 		return Errorf(ErrTooLarge, "case %s: %d aliases, over the limit of %d", in.ID, len(in.Aliases), MaxListItems).WithField("aliases")
 	}

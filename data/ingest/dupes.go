@@ -434,6 +434,10 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 		if e == nil || p.KeepSeparate || weak {
 			if e != nil {
 				dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: ev, Score: score, Possible: weak})
+				if !weak && c.DuplicateOf == "" {
+					// Kept on purpose: counted once all the same (CountedOnce).
+					c.DuplicateOf = e.c.ID
+				}
 			}
 			inBatch[c.ID] = len(keep)
 			keep = append(keep, c)

@@ -45,6 +45,9 @@ func (s *Store) EditCase(ctx context.Context, id string, patch map[string]json.R
 	if err != nil {
 		return nil, err
 	}
+	if patch, err = s.resolveDuplicateOf(ctx, in.ID, patch); err != nil {
+		return nil, err
+	}
 	changes, err := in.Patch(patch)
 	if err != nil {
 		return nil, err
@@ -54,6 +57,39 @@ func (s *Store) EditCase(ctx context.Context, id string, patch map[string]json.R
 		return res, nil
 	}
 	return res, s.rewriteCase(ctx, in, VerbEdit, changes, who)
+}
+
+// resolveDuplicateOf gives a patch's duplicate_of as the own id of the
+// stored case it names (an alias or another case of letters is accepted),
+// refusing a case that is not stored or that repeats, through its own
+// duplicate_of, the case edited (a cycle would count neither).
+func (s *Store) resolveDuplicateOf(ctx context.Context, id string, patch map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+	var of string
+	if raw, ok := patch["duplicate_of"]; !ok || json.Unmarshal(raw, &of) != nil || of == "" {
+		return patch, nil
+	}
+	own, err := s.ResolveID(ctx, of)
+	if err != nil {
+		return nil, &incident.Error{Kind: incident.ErrNotFound, Field: "duplicate_of", Msg: fmt.Sprintf("no stored case %q for this case to repeat", of),
+			Hint: "duplicate_of names a stored case; see likely duplicates with 'incidents dupes'"}
+	}
+	for at, steps := own, 0; at != "" && steps < 1000; steps++ {
+		if at == id {
+			return nil, &incident.Error{Kind: incident.ErrInvalid, Field: "duplicate_of", Msg: fmt.Sprintf("%s repeats %s already (through duplicate_of)", own, id),
+				Hint: "clear the other case's duplicate_of first, or name the case both repeat"}
+		}
+		c, err := s.Get(ctx, at)
+		if err != nil {
+			break
+		}
+		at = c.DuplicateOf
+	}
+	out := make(map[string]json.RawMessage, len(patch))
+	for k, v := range patch {
+		out[k] = v
+	}
+	out["duplicate_of"], _ = json.Marshal(own)
+	return out, nil
 }
 
 // RemoveTags removes tags (facet and term; any origin) from the case id

@@ -186,9 +186,10 @@ WHERE event IS NULL AND starts_with(reason, 'same event: ');`,
 	batch BIGINT DEFAULT 0,
 	retired_by BIGINT
 );`,
-	// 7: the audit table of edits by hand (see audit.go), and the commit
+	// 7: the audit table of edits by hand (see audit.go), the commit
 	// record's stamp of the last deletion of cases (a deleted case leaves
-	// no row whose updated_at could make the links stale).
+	// no row whose updated_at could make the links stale), and the case
+	// each case repeats (duplicate_of; no stored document has one yet).
 	migrationAudit,
 }
 
@@ -207,7 +208,8 @@ const migrationAudit = `CREATE TABLE IF NOT EXISTS core.audit (
 	batch BIGINT DEFAULT 0,
 	retired_by BIGINT
 );
-ALTER TABLE core.watermark ADD COLUMN IF NOT EXISTS cases_deleted_at TIMESTAMP;`
+ALTER TABLE core.watermark ADD COLUMN IF NOT EXISTS cases_deleted_at TIMESTAMP;
+ALTER TABLE core.incidents ADD COLUMN IF NOT EXISTS duplicate_of VARCHAR;`
 
 // migration3 is the text of migration 3: batch columns on every
 // versioned table and the one-row core.watermark. The table list is

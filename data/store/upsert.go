@@ -226,7 +226,7 @@ func (ap *appenders) addCase(in *incident.Incident, hash string, doc []byte, run
 		nullStr(in.Severity), nullStr(in.Scope), nullStr(in.UsersAffected), nullStr(in.Region),
 		list(in.Categories), list(in.Keywords), nullStr(in.Format), nullStr(in.SourceFile), caseSchema(in.Schema),
 		hash, doc, run, ingested, now,
-		rootCause, rootClass, int64(len(in.Sources)), int64(len(tags)), ap.batch, nil, list(in.Aliases),
+		rootCause, rootClass, int64(len(in.Sources)), int64(len(tags)), ap.batch, nil, list(in.Aliases), nullStr(in.DuplicateOf),
 	); err != nil {
 		return err
 	}

@@ -68,6 +68,17 @@ const idKeysSQL = `SELECT key, arg_min(id, pri::VARCHAR || id) AS id FROM (
 	UNION ALL SELECT unnest(aliases) AS key, id, 1 AS pri FROM core.live_incidents WHERE aliases IS NOT NULL
 ) GROUP BY key`
 
+// ColCounted is the column of the incidents view that statistics and the
+// report filter on, so that they count each incident once.
+const ColCounted = "counted"
+
+// countedSQL is the one rule of counting an incident once: a case counts
+// unless it repeats (duplicate_of) another stored case. Two reports of
+// one incident kept separate count as the case the later one names; a
+// case whose duplicate_of names no stored case (deleted since) counts
+// itself.
+const countedSQL = `(duplicate_of IS NULL OR duplicate_of NOT IN (SELECT id FROM core.live_incidents))`
+
 // Views returns the public views in the order they are documented.
 func Views() []View {
 	return []View{
@@ -81,7 +92,8 @@ func Views() []View {
 	root_cause, root_cause_class,
 	categories, keywords,
 	n_sources, n_tags,
-	format, source_file, hash, ingested_at, updated_at, aliases
+	format, source_file, hash, ingested_at, updated_at, aliases,
+	duplicate_of, `+countedSQL+` AS `+ColCounted+`
 FROM core.live_incidents`,
 			Columns: []Column{
 				{"id", "VARCHAR", "Case id, e.g. IL-0395."},
@@ -119,6 +131,8 @@ FROM core.live_incidents`,
 				{"ingested_at", "TIMESTAMP", "When the case was first imported, UTC."},
 				{"updated_at", "TIMESTAMP", "When the case content or its tags last changed, UTC."},
 				{"aliases", "VARCHAR[]", "Other ids the case is known by (an incident library's IL-0150, a tool's internal id, a merged duplicate's id); every lookup accepts them."},
+				{"duplicate_of", "VARCHAR", "The stored case this one repeats (kept separate by ingest --keep-separate, or set with incidents edit)."},
+				{ColCounted, "BOOLEAN", "False for a case that repeats another stored case (duplicate_of): statistics and the report count each incident once, filtering on counted."},
 			},
 		},
 		{
