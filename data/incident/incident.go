@@ -22,9 +22,9 @@ type Incident struct {
 	// (ingest --keep-separate, or set by hand with 'incidents edit'):
 	// statistics and the report count the incident once, as that case.
 	DuplicateOf string `json:"duplicate_of,omitempty"`
-	Product string   `json:"product,omitempty"`
-	Title   string   `json:"title"`
-	Summary string   `json:"summary,omitempty"`
+	Product     string `json:"product,omitempty"`
+	Title       string `json:"title"`
+	Summary     string `json:"summary,omitempty"`
 	// Narrative is the body of the postmortem in Markdown or plain text.
 	Narrative string `json:"narrative,omitempty"`
 

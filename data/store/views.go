@@ -93,7 +93,7 @@ func Views() []View {
 	categories, keywords,
 	n_sources, n_tags,
 	format, source_file, hash, ingested_at, updated_at, aliases,
-	duplicate_of, `+countedSQL+` AS `+ColCounted+`
+	duplicate_of, ` + countedSQL + ` AS ` + ColCounted + `
 FROM core.live_incidents`,
 			Columns: []Column{
 				{"id", "VARCHAR", "Case id, e.g. IL-0395."},
