@@ -62,6 +62,27 @@ func (s *Store) Audit(ctx context.Context, ids ...string) ([]AuditEntry, error) 
 	return out, rows.Err()
 }
 
+// DeletedSince returns the ids of the cases 'incidents delete' deleted
+// after t and that are not stored again: what the recompute's guard
+// against a half-loaded database leaves out of its count.
+func (s *Store) DeletedSince(ctx context.Context, t time.Time) (map[string]bool, error) {
+	rows, err := s.h.db.QueryContext(ctx, `SELECT DISTINCT incident_id FROM core.live_audit
+WHERE verb = ? AND changed_at > ? AND incident_id NOT IN (SELECT id FROM core.live_incidents)`, VerbDelete, t.UTC())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
+
 func rawOrNull(s sql.NullString) json.RawMessage {
 	if !s.Valid {
 		return json.RawMessage("null")

@@ -39,15 +39,19 @@ func (e *StaleError) Error() string {
 
 // checkStale refuses a corpus (the index) that shrank by more than
 // StaleShrinkLimit or lost the newest case of the current generation cur.
-func checkStale(cur *store.Generation, ix *similarity.Index) error {
+// The cases deleted with 'incidents delete' since (deleted, by id) were
+// removed on purpose: the generation's count is taken without them, and
+// its newest case may be one of them.
+func checkStale(cur *store.Generation, ix *similarity.Index, deleted map[string]bool) error {
 	if cur == nil {
 		return nil
 	}
 	n := ix.Len()
-	if float64(n) < float64(cur.Cases)*(1-StaleShrinkLimit) {
+	was := cur.Cases - len(deleted)
+	if float64(n) < float64(was)*(1-StaleShrinkLimit) {
 		return &StaleError{Gen: cur.Gen, Was: cur.Cases, Now: n}
 	}
-	if cur.NewestID != "" && ix.Case(cur.NewestID) == nil {
+	if cur.NewestID != "" && ix.Case(cur.NewestID) == nil && !deleted[cur.NewestID] {
 		return &StaleError{Gen: cur.Gen, Was: cur.Cases, Now: n, LostID: cur.NewestID, LostDate: cur.NewestDate}
 	}
 	return nil
@@ -107,8 +111,12 @@ func Recompute(ctx context.Context, s *store.Store, o RecomputeOptions) (Recompu
 	if err != nil {
 		return out, err
 	}
-	if !o.Force {
-		if err := checkStale(cur, ix); err != nil {
+	if !o.Force && cur != nil {
+		deleted, err := s.DeletedSince(ctx, cur.CreatedAt)
+		if err != nil {
+			return out, err
+		}
+		if err := checkStale(cur, ix, deleted); err != nil {
 			return out, err
 		}
 	}

@@ -26,7 +26,9 @@ case and the earlier one it repeats.
 ingest merges such duplicates into the case they repeat unless
 --keep-separate; what dupes lists are the cases stored before that, kept
 separate on purpose, or written by hand as separate cases (two case JSON
-files are never merged).`,
+files are never merged). Statistics and the report count a case once it
+names the case it repeats: ingest --keep-separate sets that (duplicate_of),
+and 'incidents edit ID duplicate_of=OTHER' sets it for a pair listed here.`,
 		Example: `  incidents dupes
   incidents dupes -o json`,
 		Args: cobra.NoArgs,

@@ -56,7 +56,8 @@ func TestEditSurvivesReimport(t *testing.T) {
 }
 
 // edit --json - applies a merge patch read from stdin; delete keeps the
-// document in the audit, from which ingest restores the case as it was.
+// document in the audit, from which ingest restores the case as it was,
+// and does not trip the recompute's guard.
 func TestEditJSONAndDelete(t *testing.T) {
 	db := tempDB(t)
 	mustRun(t, "--db", db, "ingest", nativeCSV)
@@ -72,7 +73,11 @@ func TestEditJSONAndDelete(t *testing.T) {
 		t.Fatalf("edit -o json: %v %s", err, out)
 	}
 	before, _ := mustRun(t, "--db", db, "show", "acme-2024-01-17", "-o", "json")
+	mustRun(t, "--db", db, "related", "--recompute")
 	mustRun(t, "--db", db, "delete", "acme-2024-01-17")
+	// One case of six is gone on purpose: the recompute's guard against a
+	// half-loaded database leaves it out of its count.
+	mustRun(t, "--db", db, "related", "--recompute")
 	if _, _, err := runCLI(t, "--db", db, "show", "acme-2024-01-17"); incident.KindOf(err) != incident.ErrNotFound {
 		t.Fatalf("show after delete: %v", err)
 	}

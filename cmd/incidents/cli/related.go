@@ -94,7 +94,8 @@ top k links of every case (respecting every --pin and --not decision) and
 stores them as a new generation in one transaction; the previous generation
 is kept for --diff and --rollback. A recompute is refused when the corpus
 shrank by more than 10% since the current generation or lost its newest
-case (a half-loaded database), unless --force.
+case (a half-loaded database), unless --force; the cases deleted with
+'incidents delete' since are left out of that count.
 
 --update links the cases that have no links in the current generation
 (those ingested since the last recompute) and recomputes the list of every
