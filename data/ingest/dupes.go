@@ -435,7 +435,8 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 			if e != nil {
 				dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: ev, Score: score, Possible: weak})
 				if !weak && c.DuplicateOf == "" {
-					// Kept on purpose: counted once all the same (CountedOnce).
+					// Kept on purpose, counted once all the same: it names the
+					// case it repeats (the incidents view's counted column).
 					c.DuplicateOf = e.c.ID
 				}
 			}

@@ -149,36 +149,38 @@ func (s *Store) RemoveTags(ctx context.Context, id string, tags []incident.Tag, 
 // Their links go with them (the other cases' lists are stale until the
 // next recompute); --pin/--not decisions naming a deleted case stay.
 func (s *Store) DeleteCases(ctx context.Context, ids []string, who string) ([]string, error) {
-	var cases []*incident.Incident
+	var own []string
 	seen := map[string]bool{}
 	for _, id := range ids {
-		in, err := s.Get(ctx, id)
+		o, err := s.ResolveID(ctx, id)
 		if err != nil {
 			return nil, err
 		}
-		if !seen[in.ID] {
-			seen[in.ID] = true
-			cases = append(cases, in)
+		if !seen[o] {
+			seen[o] = true
+			own = append(own, o)
 		}
 	}
-	own := make([]string, len(cases))
-	for i, in := range cases {
-		own[i] = in.ID
+	byID, err := s.Cases(ctx, own)
+	if err != nil {
+		return nil, err
 	}
-	err := s.write(ctx, func(w *writer) error {
+	cases := make([]*incident.Incident, 0, len(own))
+	for _, id := range own {
+		in := byID[id]
+		if in == nil {
+			return nil, changedMeanwhile(id)
+		}
+		cases = append(cases, in)
+	}
+	err = s.write(ctx, func(w *writer) error {
 		for _, in := range cases {
 			if err := sameVersion(w, in); err != nil {
 				return err
 			}
 		}
-		if err := w.begin(); err != nil {
-			return err
-		}
-		at, err := changeTime(ctx, w.c)
+		at, err := beginCases(w, own)
 		if err != nil {
-			return err
-		}
-		if err := retireCases(w, own); err != nil {
 			return err
 		}
 		// Their links, in every kept generation, go with them: no list
@@ -227,14 +229,8 @@ func (s *Store) rewriteCase(ctx context.Context, in *incident.Incident, verb str
 		if err != nil {
 			return err
 		}
-		if err := w.begin(); err != nil {
-			return err
-		}
-		at, err := changeTime(ctx, w.c)
+		at, err := beginCases(w, []string{in.ID})
 		if err != nil {
-			return err
-		}
-		if err := retireCases(w, []string{in.ID}); err != nil {
 			return err
 		}
 		err = appendAll(w.c, w.id, func(ap *appenders) error {
@@ -268,6 +264,19 @@ func sameVersion(w *writer, in *incident.Incident) error {
 func changedMeanwhile(id string) error {
 	return &incident.Error{Kind: incident.ErrInvalid, Field: "id", Msg: fmt.Sprintf("case %s changed or went away while it was being edited", id),
 		Hint: "run the command again"}
+}
+
+// beginCases begins w, supersedes every row of the cases ids and returns
+// the stamp of the change (changeTime).
+func beginCases(w *writer, ids []string) (time.Time, error) {
+	if err := w.begin(); err != nil {
+		return time.Time{}, err
+	}
+	at, err := changeTime(w.ctx, w.c)
+	if err != nil {
+		return at, err
+	}
+	return at, retireCases(w, ids)
 }
 
 // retireCases supersedes every row of the cases ids.
