@@ -188,7 +188,11 @@ func (in *Incident) Patch(patch map[string]json.RawMessage) ([]Change, error) {
 		if errors.As(err, &te) {
 			return nil, JSONTypeError(te)
 		}
-		return nil, &Error{Kind: ErrInvalid, Msg: err.Error(), Hint: "see the case fields in the README (case JSON)"}
+		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return nil, &Error{Kind: ErrInvalid, Field: strings.Trim(f, `"`), Msg: fmt.Sprintf("%s is not a field of the value it is in", f),
+				Hint: "see the case fields in the README (case JSON): sources hold url, kind and note; ttd and ttr minutes and source"}
+		}
+		return nil, &Error{Kind: ErrInvalid, Msg: "the patch does not make a case", Hint: "see the case fields in the README (case JSON)"}
 	}
 	out.rederive()
 	if err := Validate(&out); err != nil {

@@ -67,6 +67,7 @@ func TestPatch(t *testing.T) {
 		{"org": json.RawMessage(`null`)},
 		{"ttd": json.RawMessage(`"5m"`)},
 		{"tags": json.RawMessage(`[]`)},
+		{"ttd": json.RawMessage(`{"minutes": 5, "unit": "m"}`)},
 	} {
 		if _, err := in.Patch(p); KindOf(err) == "" {
 			t.Errorf("%v: %v, want a typed error", p, err)
