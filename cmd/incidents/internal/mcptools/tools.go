@@ -69,7 +69,7 @@ const MaxSQLBytes = 1 << 20
 
 // SQLInput is the input of query_sql.
 type SQLInput struct {
-	SQL     string `json:"sql" jsonschema:"one read-only DuckDB statement over the views incidents, durations, tags, related, sources, action_items, \"references\", vocab, generations"`
+	SQL     string `json:"sql" jsonschema:"one read-only DuckDB statement over the views incidents, durations, tags, related, sources, action_items, \"references\", vocab, generations, audit"`
 	MaxRows int    `json:"max_rows,omitempty" jsonschema:"row limit (default 1000, at most 10000)"`
 }
 
