@@ -164,6 +164,30 @@ func TestRemoveTags(t *testing.T) {
 		t.Fatalf("audit %+v", rows)
 	}
 	agree(t, s, "after removal")
+	// An automatic tag removed by hand is never added back by the tagger;
+	// the tagger's other tags are, and a human tag still can be.
+	auto := []incident.Tag{{Facet: incident.Symptom, Term: "elevated-latency", Origin: incident.Auto, Confidence: 0.9},
+		{Facet: incident.Component, Term: "dns", Origin: incident.Auto, Confidence: 0.8}}
+	if err := s.ReplaceAutoTags(ctx, map[string][]incident.Tag{"B-1": auto}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RemoveTags(ctx, "B-1", []incident.Tag{{Facet: incident.Symptom, Term: "elevated-latency"}}, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ReplaceAutoTags(ctx, map[string][]incident.Tag{"B-1": auto}); err != nil {
+		t.Fatal(err)
+	}
+	in, _ = s.Get(ctx, "B-1")
+	if in.HasTerm(incident.Symptom, "elevated-latency") || !in.HasTerm(incident.Component, "dns") {
+		t.Fatalf("after the tagger ran again: %+v", in.Tags)
+	}
+	if err := s.SetHumanTag(ctx, "B-1", incident.Tag{Facet: incident.Symptom, Term: "elevated-latency"}); err != nil {
+		t.Fatal(err)
+	}
+	if in, _ = s.Get(ctx, "B-1"); !in.HasTerm(incident.Symptom, "elevated-latency") {
+		t.Fatalf("a human tag after the removal: %+v", in.Tags)
+	}
+	agree(t, s, "after the tagger")
 }
 
 // Deleting cases removes them and their links, keeps each document in the

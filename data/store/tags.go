@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -203,6 +204,15 @@ FROM core.live_tags t WHERE t.incident_id IN (SELECT id FROM temp.batch_ids) ORD
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	removed, err := removedByHand(ctx, c, true)
+	if err != nil {
+		return nil, err
+	}
+	for id, keys := range removed {
+		for k := range keys {
+			st[id].keys[k] = true
+		}
+	}
 	out := make(map[string]*autoPlan, len(ids))
 	for _, id := range ids {
 		x := st[id]
@@ -221,6 +231,47 @@ FROM core.live_tags t WHERE t.incident_id IN (SELECT id FROM temp.batch_ids) ORD
 		out[id] = p
 	}
 	return out, nil
+}
+
+// RemovedTags returns, by case id, the keys (incident.Tag.Key) of the tags
+// removed with 'incidents tag --remove': the tagger never proposes them
+// again for that case; a human tag still can add them.
+func (s *Store) RemovedTags(ctx context.Context) (map[string]map[string]bool, error) {
+	return removedByHand(ctx, s.h.db, false)
+}
+
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// removedByHand reads the audit's tag-remove rows (of the cases of
+// temp.batch_ids with inBatch) into RemovedTags' form.
+func removedByHand(ctx context.Context, q queryer, inBatch bool) (map[string]map[string]bool, error) {
+	query := `SELECT incident_id, old_value FROM core.live_audit WHERE verb = ? AND old_value IS NOT NULL`
+	if inBatch {
+		query += ` AND incident_id IN (SELECT id FROM temp.batch_ids)`
+	}
+	rows, err := q.QueryContext(ctx, query, VerbTagRemove)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]map[string]bool{}
+	for rows.Next() {
+		var id, old string
+		if err := rows.Scan(&id, &old); err != nil {
+			return nil, err
+		}
+		var t incident.Tag
+		if json.Unmarshal([]byte(old), &t) != nil || !t.Facet.Valid() {
+			continue // not a tag: written by hand with sql --write
+		}
+		if out[id] == nil {
+			out[id] = map[string]bool{}
+		}
+		out[id][t.Key()] = true
+	}
+	return out, rows.Err()
 }
 
 // sameAutoRows reports whether two lists of automatic tag rows store the

@@ -254,10 +254,19 @@ func autoTag(ctx context.Context, app *App, id string, dryRun bool, format strin
 	if err != nil {
 		return err
 	}
+	// Tags removed by hand are not proposed again (the store leaves them
+	// out of the write too).
+	removedByHand, err := s.RemovedTags(ctx)
+	if err != nil {
+		return err
+	}
 	byID := make(map[string][]incident.Tag, len(tagged))
 	var changes []tagChange
 	added, removed, kept, noCause := 0, 0, 0, 0
 	for _, r := range tagged {
+		if gone := removedByHand[r.in.ID]; gone != nil {
+			r.keep = slices.DeleteFunc(r.keep, func(t incident.Tag) bool { return gone[t.Key()] })
+		}
 		byID[r.in.ID] = r.keep
 		if r.noCause != "" {
 			noCause++

@@ -262,3 +262,32 @@ func TestTagDryRunGolden(t *testing.T) {
 	out, _ := mustRun(t, "--db", tagDB(t), "tag", "--dry-run", "-o", "csv")
 	golden(t, "tag_dry_run.csv", out)
 }
+
+// TestTagKeepsRemovalsByHand: an automatic tag removed with 'tag --remove'
+// is neither proposed by the next dry run nor written or counted by the
+// next run of the tagger.
+func TestTagKeepsRemovalsByHand(t *testing.T) {
+	db := tempDB(t)
+	mustRun(t, "--db", db, "ingest", "--bundled")
+	mustRun(t, "--db", db, "tag", "--id", "IL-0345")
+	out, _ := mustRun(t, "--db", db, "sql", "SELECT facet || '=' || term FROM core.live_tags WHERE origin = 'auto' AND incident_id = 'IL-0345' ORDER BY seq LIMIT 1", "-o", "csv")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("IL-0345 has no automatic tag: %q", out)
+	}
+	tag := lines[1]
+	mustRun(t, "--db", db, "tag", "--remove", "IL-0345", tag)
+	dry, _ := mustRun(t, "--db", db, "tag", "--id", "IL-0345", "--dry-run", "-o", "csv")
+	facet, term, _ := strings.Cut(tag, "=")
+	if strings.Contains(dry, "add,"+facet+","+term+",") {
+		t.Fatalf("the dry run proposes %s again:\n%s", tag, dry)
+	}
+	run, _ := mustRun(t, "--db", db, "tag", "--id", "IL-0345")
+	if !strings.Contains(run, "0 automatic tags added") {
+		t.Fatalf("the tagger added tags back: %s", run)
+	}
+	show, _ := mustRun(t, "--db", db, "show", "IL-0345", "-o", "json")
+	if strings.Contains(show, `"term":"`+term+`"`) {
+		t.Fatalf("%s is back on IL-0345", tag)
+	}
+}
