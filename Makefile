@@ -140,7 +140,7 @@ ANCHORS ?= $(SHARED)/anchors
 SDT_DIR := $(CURDIR)/.anchors/sparse_dot_topn
 bench-compare: build deps-bench
 	@bash $(ANCHORS)/build_sparse_dot_topn.sh $(SDT_DIR) >/dev/null
-	@bash scripts/bench-compare.sh $(BIN) $(ANCHORS) $(SDT_DIR) $(CURDIR)/.bench $(BENCH_N) $(BENCH_ROUNDS)
+	@bash similarity/testdata/bench/compare.sh $(BIN) $(ANCHORS) $(SDT_DIR) $(CURDIR)/.bench $(BENCH_N) $(BENCH_ROUNDS)
 
 # Debian's Cython, NumPy, SciPy and scikit-learn build and run the anchors.
 deps-bench:
