@@ -1,0 +1,157 @@
+package ingest
+
+import (
+	"context"
+	"sort"
+
+	"incidents/data/incident"
+)
+
+// The merging half of duplicate detection: the batch walked in order, each
+// duplicate merged into the case it repeats (dupes.go finds them).
+
+// Dedupe finds the cases of a batch that repeat a stored case or another
+// case of the batch and, unless p.KeepSeparate, merges each into the case
+// it repeats: the kept case gains the fields it lacks (MergeFrom), the
+// sources and aliases it lacks, and the duplicate's id as an alias. Its
+// tags stay its own (an import of its own file replaces its imported tags,
+// so tags taken from a duplicate would come and go).
+// Of two new reports of one incident the one that says more is kept. A
+// case whose id is stored (or is an alias of a stored case) is an update,
+// never a duplicate of another. It returns the cases to store and one
+// note per duplicate.
+func Dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, p Policy) ([]*incident.Incident, []Duplicate, error) {
+	ids, err := identities(ctx, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	keep, dups := dedupe(ctx, cases, st, ids, p)
+	return keep, dups, nil
+}
+
+// identities reads the stored cases' identities (none without a store).
+func identities(ctx context.Context, st IdentityReader) ([]*incident.Incident, error) {
+	if st == nil {
+		return nil, nil
+	}
+	return st.Identities(ctx)
+}
+
+func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, ids []*incident.Incident, p Policy) ([]*incident.Incident, []Duplicate) {
+	f := newDupFinder()
+	if st != nil {
+		f.loader = func(ids []string) (map[string]*incident.Incident, error) { return st.Cases(ctx, ids) }
+		for _, c := range ids {
+			cp := *c // the finder fills in texts it reads
+			f.add(&dupEntry{c: &cp, stored: true, known: true})
+		}
+	}
+	var dups []Duplicate
+	keep := make([]*incident.Incident, 0, len(cases))
+	inBatch := map[string]int{} // id -> position in keep
+	// Updates of stored cases first: a duplicate met before its case's
+	// update in the batch then merges into that update.
+	var updates, others []*incident.Incident
+	for _, c := range cases {
+		if e := f.byID[c.ID]; e != nil && e.known && e.c.ID == c.ID {
+			updates = append(updates, c)
+		} else {
+			others = append(others, c)
+		}
+	}
+	for _, c := range append(updates, others...) {
+		if e := f.byID[c.ID]; e != nil && e.known {
+			if e.c.ID != c.ID && !p.KeepSeparate {
+				// A duplicate merged before, imported again.
+				dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: "merged into it before (an alias)", Merged: true, Again: true})
+				keep = f.mergeInto(ctx, keep, inBatch, e, c)
+				continue
+			}
+			inBatch[c.ID] = len(keep)
+			keep = append(keep, c)
+			continue
+		}
+		e, ev, score, weak := f.match(c)
+		if e != nil && separateByHand(c, e.c) {
+			e = nil
+		}
+		if e == nil || p.KeepSeparate || weak {
+			if e != nil {
+				dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: ev, Score: score, Possible: weak})
+				if !weak && c.DuplicateOf == "" {
+					// Kept on purpose, counted once all the same: it names the
+					// case it repeats (the incidents view's counted column).
+					c.DuplicateOf = e.c.ID
+				}
+			}
+			inBatch[c.ID] = len(keep)
+			keep = append(keep, c)
+			f.add(&dupEntry{c: c})
+			continue
+		}
+		if !e.known && richness(c) > richness(e.c) {
+			// The new report says more: it takes the other's place (never
+			// a stored case's: its id stays).
+			i := inBatch[e.c.ID]
+			dups = append(dups, Duplicate{ID: e.c.ID, Of: c.ID, Evidence: ev, Score: score, Merged: true})
+			absorb(c, e.c)
+			delete(inBatch, e.c.ID)
+			keep[i] = c
+			inBatch[c.ID] = i
+			e.c, e.terms = c, nil
+			f.add(e)
+			continue
+		}
+		dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: ev, Score: score, Merged: true})
+		keep = f.mergeInto(ctx, keep, inBatch, e, c)
+	}
+	return keep, dups
+}
+
+// mergeInto merges d into the case of entry e: the batch's version when
+// the batch holds it, else the stored case, which then joins the batch.
+func (f *dupFinder) mergeInto(ctx context.Context, keep []*incident.Incident, inBatch map[string]int, e *dupEntry, d *incident.Incident) []*incident.Incident {
+	if i, ok := inBatch[e.c.ID]; ok {
+		absorb(keep[i], d)
+		return keep
+	}
+	target := e.c
+	if e.stored && f.loader != nil {
+		if m, err := f.loader([]string{e.c.ID}); err == nil && m[e.c.ID] != nil {
+			target = m[e.c.ID]
+		}
+	}
+	absorb(target, d)
+	inBatch[target.ID] = len(keep)
+	e.c, e.stored = target, false
+	return append(keep, target)
+}
+
+// absorb merges duplicate d into kept case c.
+func absorb(c, d *incident.Incident) {
+	c.MergeFrom(d, false)
+	have := map[string]bool{}
+	for _, s := range c.Sources {
+		have[urlKey(s.URL)+"|"+s.URL] = true
+	}
+	for _, s := range d.Sources {
+		if !have[urlKey(s.URL)+"|"+s.URL] {
+			c.Sources = append(c.Sources, s)
+		}
+	}
+	for _, a := range append([]string{d.ID}, d.Aliases...) {
+		if a != c.ID && !containsStr(c.Aliases, a) {
+			c.Aliases = append(c.Aliases, a)
+		}
+	}
+	sort.Strings(c.Aliases)
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
