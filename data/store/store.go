@@ -116,10 +116,22 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 // openError explains why DuckDB refused to open a file.
 func openError(path string, err error) error {
 	msg := err.Error()
-	if strings.Contains(msg, "lock") {
+	if strings.Contains(msg, "Corrupt database file") {
+		return fmt.Errorf("%s is damaged: DuckDB cannot read it (%v); restore it from a copy, or re-create it with 'incidents ingest' from your files", path, err)
+	}
+	// DuckDB's lock refusal ("Could not set lock on file", "Conflicting
+	// lock is held"), not any message containing the letters (a "block").
+	if strings.Contains(msg, "set lock") || strings.Contains(msg, "Conflicting lock") {
 		return fmt.Errorf("%w: %s is in use by another process (%v); close the other incidents process or use a different --db", ErrLocked, path, err)
 	}
 	return fmt.Errorf("opening database %s: %w", path, err)
+}
+
+// IsInterrupt reports whether err is DuckDB's answer to a cancelled
+// context (the query was interrupted): the cancellation itself, not a
+// failure of its own.
+func IsInterrupt(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "INTERRUPT Error")
 }
 
 // Close releases the store; the file is closed when its last Store closes.

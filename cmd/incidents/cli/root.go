@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"incidents/data/store"
 )
 
 // App is what every subcommand needs: streams, the database path and the
@@ -141,7 +143,7 @@ func (e *StoppedError) Error() string {
 		msg += "; " + e.Note
 	}
 	// A bare cancellation says nothing more; any other cause is kept.
-	if !errors.Is(e.Err, context.Canceled) && !errors.Is(e.Err, context.DeadlineExceeded) {
+	if !errors.Is(e.Err, context.Canceled) && !errors.Is(e.Err, context.DeadlineExceeded) && !store.IsInterrupt(e.Err) {
 		msg += ": " + e.Err.Error()
 	}
 	return msg

@@ -1,0 +1,29 @@
+package store
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestOpenError: DuckDB's lock refusal is ErrLocked; a damaged file (whose
+// message holds "block") is said to be damaged, never locked.
+func TestOpenError(t *testing.T) {
+	for _, tc := range []struct {
+		msg    string
+		locked bool
+		want   string
+	}{
+		{"IO Error: Could not set lock on file \"x.duckdb\": Conflicting lock is held in /usr/bin/incidents (PID 7)", true, "in use by another process"},
+		{"IO Error: Corrupt database file: computed checksum 1 does not match stored checksum 2 in block at location 1847296", false, "is damaged"},
+		{"IO Error: Cannot open file \"x.duckdb\": Permission denied", false, "opening database"},
+	} {
+		err := openError("x.duckdb", errors.New(tc.msg))
+		if errors.Is(err, ErrLocked) != tc.locked || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("openError(%q) = %v, want locked=%v and %q", tc.msg, err, tc.locked, tc.want)
+		}
+	}
+	if !IsInterrupt(errors.New("reading tags: INTERRUPT Error: Interrupted!")) || IsInterrupt(errors.New("IO Error")) || IsInterrupt(nil) {
+		t.Error("IsInterrupt")
+	}
+}
