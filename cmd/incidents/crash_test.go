@@ -175,12 +175,16 @@ func crashLarge(t *testing.T, size, kills int, seed uint64) {
 const walGrowing = 64 << 10
 
 // timeline is when, after a command started, its write-ahead log first
-// appeared and first grew past walGrowing (0: never), and when it exited.
-type timeline struct{ wal, grew, exit time.Duration }
+// appeared and first grew past walGrowing, when the store began folding
+// the log into the file (its marker FILE.folding appeared; 0: never), and
+// when it exited.
+type timeline struct{ wal, grew, fold, exit time.Duration }
 
 // killPoint is when one run is killed: delay after its anchor. Kind
 // "wal" anchors on the write-ahead log growing past walGrowing, where
-// DuckDB commits a large transaction through the log; "tail" kills at a
+// DuckDB commits a large transaction through the log; "fold" on the
+// store's fold of the log into the file (the checkpoint, which rewrites
+// blocks in place); "tail" kills at a
 // seeded point in the last stretch of the clean run's duration, where
 // every command commits (and where a commit DuckDB makes by writing the
 // database file instead of the log, as it does for the largest ones,
@@ -194,8 +198,9 @@ func (k killPoint) String() string { return k.kind + "+" + k.delay.Round(time.Mi
 
 // killPoints draws n kill points from the clean run's timeline: every
 // other one at the log ("wal", or "tail" when the clean run's log never
-// grew), then "tail" and "any" in turn, so that a command with one kill is
-// killed during its commit.
+// grew), then "fold" (or "tail" when the clean run folded nothing) and
+// "any" in turn, so that a command with one kill is killed during its
+// commit.
 func killPoints(rng *rand.Rand, n int, clean timeline) []killPoint {
 	// The tail: the last four seconds, at most a third of the run.
 	tail := min(4*time.Second, clean.exit/3)
@@ -210,6 +215,8 @@ func killPoints(rng *rand.Rand, n int, clean timeline) []killPoint {
 			k = killPoint{"wal", time.Duration(rng.Int64N(int64(window) + 1))}
 		case i%4 == 3:
 			k = killPoint{"any", time.Duration(rng.Int64N(int64(clean.exit) + 1))}
+		case clean.fold > 0:
+			k = killPoint{"fold", time.Duration(rng.Int64N(int64(clean.exit-clean.fold) + 1))}
 		default:
 			k = killPoint{"tail", clean.exit - time.Duration(rng.Int64N(int64(tail)+1))}
 		}
@@ -235,7 +242,7 @@ func runWatched(t *testing.T, db string, args []string, kill *killPoint) (timeli
 	go func() { done <- cmd.Wait() }()
 	var tl timeline
 	var killAt time.Duration = -1
-	if kill != nil && kill.kind != "wal" {
+	if kill != nil && kill.kind != "wal" && kill.kind != "fold" {
 		killAt = kill.delay
 	}
 	tick := time.NewTicker(time.Millisecond)
@@ -258,6 +265,14 @@ func runWatched(t *testing.T, db string, args []string, kill *killPoint) (timeli
 			if tl.grew == 0 && st.Size() > walGrowing {
 				tl.grew = now
 				if kill != nil && kill.kind == "wal" {
+					killAt = now + kill.delay
+				}
+			}
+		}
+		if tl.fold == 0 {
+			if _, err := os.Stat(db + ".folding"); err == nil {
+				tl.fold = now
+				if kill != nil && kill.kind == "fold" {
 					killAt = now + kill.delay
 				}
 			}
@@ -289,8 +304,8 @@ func crashCommand(t *testing.T, c crashCase, seed uint64) {
 	if after == before {
 		t.Fatalf("the command changes nothing, the test would prove nothing: %s", before)
 	}
-	t.Logf("%s: clean run %v (log at %v, grew at %v); seed %d", c.name, clean.exit.Round(time.Millisecond),
-		clean.wal.Round(time.Millisecond), clean.grew.Round(time.Millisecond), seed)
+	t.Logf("%s: clean run %v (log at %v, grew at %v, fold at %v); seed %d", c.name, clean.exit.Round(time.Millisecond),
+		clean.wal.Round(time.Millisecond), clean.grew.Round(time.Millisecond), clean.fold.Round(time.Millisecond), seed)
 
 	rng := rand.New(rand.NewPCG(seed, uint64(len(c.name))))
 	outcomes := map[string]int{}

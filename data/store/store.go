@@ -40,6 +40,7 @@ type Store struct {
 // every Store opened on it.
 type handle struct {
 	key      string
+	path     string // as given to Open (":memory:" for none)
 	db       *sql.DB
 	readOnly bool
 	refs     int
@@ -82,9 +83,13 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	dsn := path
 	if path == ":memory:" {
 		dsn = ""
+	} else if err := recoverFold(ctx, path); err != nil {
+		return nil, err
 	}
 	if opt.ReadOnly {
 		dsn += "?access_mode=read_only"
+	} else {
+		dsn += "?" + noCheckpointDSN
 	}
 	db, err := sql.Open("duckdb", dsn)
 	if err != nil {
@@ -94,7 +99,16 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		db.Close()
 		return nil, openError(path, err)
 	}
-	h := &handle{key: key, db: db, readOnly: opt.ReadOnly, refs: 1}
+	if !opt.ReadOnly {
+		if _, err := db.ExecContext(ctx, noShutdownCheckpoint); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("opening database %s: %w", path, err)
+		}
+		if path != ":memory:" {
+			removeFoldCopies(path)
+		}
+	}
+	h := &handle{key: key, path: path, db: db, readOnly: opt.ReadOnly, refs: 1}
 	s := &Store{h: h, readOnly: opt.ReadOnly}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
@@ -151,7 +165,11 @@ func (s *Store) Close() error {
 	if handles[s.h.key] == s.h {
 		delete(handles, s.h.key)
 	}
-	return s.h.db.Close()
+	var ferr error
+	if !s.h.readOnly && s.h.path != ":memory:" {
+		ferr = fold(context.Background(), s.h.db, s.h.path)
+	}
+	return errors.Join(ferr, s.h.db.Close())
 }
 
 // DB returns the database for queries over the public views.
