@@ -30,7 +30,9 @@ func crashSeed(t *testing.T) uint64 {
 // crashKills is how many kills a command gets: many on the small corpora,
 // a few on the generated ones above DuckDB's row group (each kill there
 // runs the command most of the way). INCIDENTS_CRASH_KILLS=N gives every
-// large command N kills for a deeper run; INCIDENTS_CRASH_TAG=1 adds the
+// large command N kills for a deeper run, INCIDENTS_CRASH_SMALL_KILLS=N
+// every command on the small corpora (ingest and recompute N, the others a
+// tenth); INCIDENTS_CRASH_TAG=1 adds the
 // auto-tagger at 20k and 60k cases (it tags every case: minutes a run; the
 // store's TestWritesKilled kills its write at that size in every run).
 func crashKills(t *testing.T, size int) int {
@@ -38,6 +40,13 @@ func crashKills(t *testing.T, size int) int {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
 			t.Fatalf("INCIDENTS_CRASH_KILLS=%q: want a positive number", s)
+		}
+		return n
+	}
+	if s := os.Getenv("INCIDENTS_CRASH_SMALL_KILLS"); s != "" && size == 0 {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("INCIDENTS_CRASH_SMALL_KILLS=%q: want a positive number", s)
 		}
 		return n
 	}

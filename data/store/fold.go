@@ -183,7 +183,8 @@ func removeFoldCopies(path string) {
 	os.Remove(path + foldMarker + ".tmp")
 }
 
-// copySynced copies src to dst (in the kernel where it can) and syncs dst.
+// copySynced copies src to dst (a clone of its blocks where the file
+// system can, else a copy in the kernel) and syncs dst.
 func copySynced(src, dst string) error {
 	in, err := os.Open(src)
 	if err != nil {
@@ -194,9 +195,11 @@ func copySynced(src, dst string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
+	if !cloneFile(out, in) {
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
 	}
 	if err := out.Sync(); err != nil {
 		out.Close()
