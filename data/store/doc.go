@@ -57,6 +57,15 @@
 // are written as whole generations; the current one and the previous
 // one are kept, and Rollback swaps them.
 //
+// # The log and the file
+//
+// DuckDB never checkpoints by itself here: a checkpoint rewrites blocks
+// the file's header still points to in place, and a process killed in
+// that moment leaves a torn block that makes DuckDB refuse the whole file.
+// Closing a read-write Store folds the log into the file behind a copy of
+// the state before, and every open puts an interrupted fold back first
+// (fold.go).
+//
 // # Ad hoc SQL
 //
 // OpenConsole opens a database for statements nobody vetted in a DuckDB

@@ -5,11 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -34,8 +34,8 @@ import (
 // first keeps the state before — a copy of the database file
 // (FILE.fold) and a hard link to the log (FILE.fold.wal; the checkpoint
 // removes FILE.wal and only appends to it before) with the log's length —
-// then writes the marker FILE.folding, checkpoints, and removes the
-// marker and the copies. A kill at any point leaves either no marker (the
+// then writes the marker FILE.folding (with the copy's checksum),
+// checkpoints, and removes the marker and the copies. A kill at any point leaves either no marker (the
 // database file and its log hold the last commit: before the fold, or
 // after it) or the marker, which the next open of the file, read-only or
 // read-write, honours before DuckDB reads anything: it puts the copy and
@@ -87,23 +87,47 @@ func fold(ctx context.Context, db *sql.DB, path string) error {
 	return nil
 }
 
-// keepBeforeFold writes the copy, the link and the marker, each durable
-// before the next.
+// keepBeforeFold writes the copy, the link and the marker. Only the
+// marker is synced: it records the copy's length and CRC-32C, and a copy
+// that does not match them (a power cut lost some of it) is never put
+// back (see restoreFold), so no sync of the whole copy is needed.
 func keepBeforeFold(path string, walSize int64) error {
-	if err := copySynced(path, path+foldSuffix); err != nil {
+	sum, size, err := copySummed(path, path+foldSuffix)
+	if err != nil {
 		return err
 	}
 	if err := os.Link(path+".wal", path+foldWALSuffix); err != nil {
 		return err
 	}
 	tmp := path + foldMarker + ".tmp"
-	if err := writeSynced(tmp, []byte(strconv.FormatInt(walSize, 10)+"\n")); err != nil {
+	m := foldRecord{walSize: walSize, copySize: size, copySum: sum}
+	if err := writeSynced(tmp, []byte(m.String())); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, path+foldMarker); err != nil {
 		return err
 	}
 	return syncDir(path)
+}
+
+// foldRecord is what the marker holds: the log's length before the fold
+// and the copy's length and CRC-32C.
+type foldRecord struct {
+	walSize, copySize int64
+	copySum           uint32
+}
+
+func (r foldRecord) String() string {
+	return fmt.Sprintf("log %d copy %d crc32c %08x\n", r.walSize, r.copySize, r.copySum)
+}
+
+func parseFoldRecord(b []byte) (foldRecord, error) {
+	var r foldRecord
+	n, err := fmt.Sscanf(strings.TrimSpace(string(b)), "log %d copy %d crc32c %x", &r.walSize, &r.copySize, &r.copySum)
+	if err != nil || n != 3 || r.walSize < 0 || r.copySize < 0 {
+		return r, fmt.Errorf("the marker holds %q, not a fold record", strings.TrimSpace(string(b)))
+	}
+	return r, nil
 }
 
 // recoverFold puts back the state before a fold that was interrupted (see
@@ -129,11 +153,11 @@ func recoverFold(ctx context.Context, path string) error {
 	if err != nil {
 		return foldError(path, err)
 	}
-	walSize, err := strconv.ParseInt(strings.TrimSpace(string(m)), 10, 64)
-	if err != nil || walSize < 0 {
-		return foldError(path, fmt.Errorf("%s%s holds %q, not a log length", path, foldMarker, strings.TrimSpace(string(m))))
+	rec, err := parseFoldRecord(m)
+	if err != nil {
+		return foldError(path, err)
 	}
-	if err := restoreFold(path, walSize); err != nil {
+	if err := restoreFold(path, rec); err != nil {
 		return foldError(path, err)
 	}
 	return nil
@@ -141,13 +165,22 @@ func recoverFold(ctx context.Context, path string) error {
 
 // restoreFold moves the link and the copy back, the log first: a restore
 // that is itself interrupted is finished by the next one (every step
-// checks what the one before left).
-func restoreFold(path string, walSize int64) error {
+// checks what the one before left). A copy that is not the one the marker
+// records (only a power cut can make one: the marker is synced, the copy
+// is not) is removed instead: the file is then as the checkpoint, which
+// syncs it, left it.
+func restoreFold(path string, rec foldRecord) error {
+	if ok, err := copyIntact(path+foldSuffix, rec); err != nil {
+		return err
+	} else if !ok {
+		removeFoldCopies(path)
+		return removeSynced(path + foldMarker)
+	}
 	if _, err := os.Stat(path + foldSuffix); err == nil {
 		if _, err := os.Stat(path + foldWALSuffix); err == nil {
 			// The checkpoint appends a marker of its own before it removes
 			// the log; the log of the last commit is the first walSize bytes.
-			if err := os.Truncate(path+foldWALSuffix, walSize); err != nil {
+			if err := os.Truncate(path+foldWALSuffix, rec.walSize); err != nil {
 				return err
 			}
 			if err := os.Rename(path+foldWALSuffix, path+".wal"); err != nil {
@@ -183,29 +216,50 @@ func removeFoldCopies(path string) {
 	os.Remove(path + foldMarker + ".tmp")
 }
 
-// copySynced copies src to dst (a clone of its blocks where the file
-// system can, else a copy in the kernel) and syncs dst.
-func copySynced(src, dst string) error {
+// copySummed copies src to dst (a clone of its blocks where the file
+// system can, else a copy) and returns src's CRC-32C and length.
+func copySummed(src, dst string) (uint32, int64, error) {
 	in, err := os.Open(src)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	defer in.Close()
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
-	if !cloneFile(out, in) {
-		if _, err := io.Copy(out, in); err != nil {
-			out.Close()
-			return err
-		}
+	h := crc32.New(castagnoli)
+	var n int64
+	if cloneFile(out, in) {
+		n, err = io.Copy(h, in)
+	} else {
+		n, err = io.Copy(io.MultiWriter(out, h), in)
 	}
-	if err := out.Sync(); err != nil {
-		out.Close()
-		return err
+	if cerr := out.Close(); err == nil {
+		err = cerr
 	}
-	return out.Close()
+	return h.Sum32(), n, err
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// copyIntact reports whether the copy at path is the one rec records; an
+// absent copy counts as intact (a restore already moved it back).
+func copyIntact(path string, rec foldRecord) (bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	h := crc32.New(castagnoli)
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return false, err
+	}
+	return n == rec.copySize && h.Sum32() == rec.copySum, nil
 }
 
 func writeSynced(path string, b []byte) error {

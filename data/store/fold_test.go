@@ -18,17 +18,31 @@ func noFold(t *testing.T) {
 	t.Cleanup(func() { foldLogs = true })
 }
 
-// loggedDB writes a database whose last commit is only in its log (no
-// fold at close) and returns its path and its state.
+// loggedDB writes a database with cases in the file and a last commit
+// only in its log (no fold at that close) and returns its path and state.
 func loggedDB(t *testing.T) (string, string) {
 	t.Helper()
-	noFold(t)
 	s, path := openTemp(t)
 	var incs []*incident.Incident
 	for i := 0; i < 200; i++ {
 		incs = append(incs, sample(fmt.Sprintf("F-%03d", i)))
 	}
 	mustUpsert(t, s, incs...)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() < 1<<20 || exists(path+".wal") {
+		t.Fatalf("the first write was not folded into the file (%v)", err)
+	}
+	noFold(t)
+	s, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, inc := range incs[:50] {
+		inc.Title += " (updated)"
+	}
+	mustUpsert(t, s, incs[:50]...)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +129,7 @@ func TestFoldInterrupted(t *testing.T) {
 		copiesStay bool
 	}{
 		{"before the marker", func(t *testing.T, path string, walSize int64) {
-			if err := copySynced(path, path+foldSuffix); err != nil {
+			if _, _, err := copySummed(path, path+foldSuffix); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.Link(path+".wal", path+foldWALSuffix); err != nil {
@@ -137,6 +151,13 @@ func TestFoldInterrupted(t *testing.T) {
 			if exists(path + ".wal") {
 				t.Fatal("the checkpoint left its log")
 			}
+		}, false},
+		{"checkpoint done, copy lost to a power cut", func(t *testing.T, path string, walSize int64) {
+			if err := keepBeforeFold(path, walSize); err != nil {
+				t.Fatal(err)
+			}
+			checkpointAlone(t, path)
+			tear(t, path+foldSuffix) // the copy is never synced: only its checksum tells
 		}, false},
 		{"restore moved the log back", func(t *testing.T, path string, walSize int64) {
 			if err := keepBeforeFold(path, walSize); err != nil {
@@ -234,4 +255,17 @@ func firstDiff(a, b string) string {
 		}
 	}
 	return fmt.Sprintf("lengths %d and %d lines", len(al), len(bl))
+}
+
+func TestFoldRecord(t *testing.T) {
+	r := foldRecord{walSize: 1219262, copySize: 3420160, copySum: 0xdeadbeef}
+	got, err := parseFoldRecord([]byte(r.String()))
+	if err != nil || got != r {
+		t.Fatalf("round trip of %q: %+v, %v", r.String(), got, err)
+	}
+	for _, bad := range []string{"", "1219262", "log -1 copy 5 crc32c 00000000", "log 1 copy 2", "log x copy 2 crc32c 1"} {
+		if _, err := parseFoldRecord([]byte(bad)); err == nil {
+			t.Errorf("parseFoldRecord(%q) accepted", bad)
+		}
+	}
 }
