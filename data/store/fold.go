@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"incidents/data/incident"
 )
 
 // Folding the write-ahead log into the database file.
@@ -71,16 +73,22 @@ func fold(ctx context.Context, db *sql.DB, path string) error {
 	if err != nil || wal.Size() == 0 || !foldLogs {
 		return nil // no log: nothing to fold
 	}
+	tr := trace("fold")
+	defer tr("done")
 	removeFoldCopies(path)
 	if err := keepBeforeFold(path, wal.Size()); err != nil {
 		removeFoldCopies(path)
 		return fmt.Errorf("the log of %s was kept as it is (not folded into the file; nothing is lost): %w", path, err)
 	}
+	tr("copy and marker")
 	if _, err := db.ExecContext(ctx, "CHECKPOINT"); err != nil {
 		// The marker stays: the next open puts the state before back.
 		return fmt.Errorf("folding the log into %s: %w; the next open of the file puts back the state of the last commit", path, err)
 	}
-	if err := removeSynced(path + foldMarker); err != nil {
+	tr("checkpoint")
+	// Not synced: a marker that a power cut brings back puts back the
+	// state before the fold, which is the same commit.
+	if err := os.Remove(path + foldMarker); err != nil {
 		return fmt.Errorf("folding the log into %s: %w", path, err)
 	}
 	removeFoldCopies(path)
@@ -155,7 +163,9 @@ func recoverFold(ctx context.Context, path string) error {
 	}
 	rec, err := parseFoldRecord(m)
 	if err != nil {
-		return foldError(path, err)
+		return &incident.Error{Kind: incident.ErrInvalid, File: path + foldMarker, Err: err,
+			Msg:  "this is not a marker this version of incidents wrote, so the copy beside it cannot be checked",
+			Hint: fmt.Sprintf("with no incidents process running, either remove %s%s (keep %s as it is) or move %s%s over %s and %s%s over %s.wal (put back the state before the interrupted write)", path, foldMarker, path, path, foldSuffix, path, path, foldWALSuffix, path)}
 	}
 	if err := restoreFold(path, rec); err != nil {
 		return foldError(path, err)
@@ -203,8 +213,10 @@ func restoreFold(path string, rec foldRecord) error {
 	return removeSynced(path + foldMarker)
 }
 
+// foldError explains a restore that could not be done (the file system
+// refused a step: permissions, a full disk).
 func foldError(path string, err error) error {
-	return fmt.Errorf("%s: putting back the state before an interrupted fold of its log failed (%w); the copy %s%s and the marker %s%s hold it: make the directory writable and open the database again", path, err, path, foldSuffix, path, foldMarker)
+	return fmt.Errorf("%s: putting back the state before an interrupted fold of its log failed (%w); the copy %s%s and the marker %s%s hold that state: let this user write the file and its directory (or free space) and open the database again", path, err, path, foldSuffix, path, foldMarker)
 }
 
 // removeFoldCopies removes what a fold that never wrote its marker, or
