@@ -68,15 +68,25 @@ const foldLockWait = 2 * time.Minute
 // process's only DuckDB instance on it, open read-write with no
 // transaction running. The copy it makes costs a read and a write of the
 // whole file (see the README's Scaling for what that is at 100k cases).
-func fold(ctx context.Context, db *sql.DB, path string) error {
+// It holds the fold lock; the caller calls the unlock it returns (never
+// nil) once DuckDB has closed the file.
+func fold(ctx context.Context, db *sql.DB, path string) (func(), error) {
 	wal, err := os.Stat(path + ".wal")
 	if err != nil || wal.Size() == 0 || !foldLogs {
-		return nil // no log: nothing to fold
+		return func() {}, nil // no log: nothing to fold
 	}
+	unlock, err := lockForFold(ctx, path)
+	if err != nil {
+		return unlock, fmt.Errorf("the log of %s was kept as it is (not folded into the file; nothing is lost): %w", path, err)
+	}
+	return unlock, foldLocked(ctx, db, path, wal.Size())
+}
+
+func foldLocked(ctx context.Context, db *sql.DB, path string, walSize int64) error {
 	tr := trace("fold")
 	defer tr("done")
 	removeFoldCopies(path)
-	if err := keepBeforeFold(path, wal.Size()); err != nil {
+	if err := keepBeforeFold(path, walSize); err != nil {
 		removeFoldCopies(path)
 		return fmt.Errorf("the log of %s was kept as it is (not folded into the file; nothing is lost): %w", path, err)
 	}
@@ -150,10 +160,10 @@ func recoverFold(ctx context.Context, path string) error {
 	// interrupted one back, or one was interrupted. Take the file's lock
 	// to tell them apart, waiting for whoever holds it.
 	unlock, err := lockForFold(ctx, path)
+	defer unlock()
 	if err != nil {
 		return err
 	}
-	defer unlock()
 	m, err := os.ReadFile(path + foldMarker)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // the fold finished, or someone else put it back
@@ -170,8 +180,15 @@ func recoverFold(ctx context.Context, path string) error {
 	if err := restoreFold(path, rec); err != nil {
 		return foldError(path, err)
 	}
+	if afterRestore != nil {
+		afterRestore()
+	}
 	return nil
 }
+
+// afterRestore and beforeMarkerRemoved, when set (by a test), run while
+// the fold lock is held: after a restore, and in one before its last step.
+var afterRestore, beforeMarkerRemoved func()
 
 // restoreFold moves the link and the copy back, the log first: a restore
 // that is itself interrupted is finished by the next one (every step
@@ -193,7 +210,7 @@ func restoreFold(path string, rec foldRecord) error {
 			if err := os.Truncate(path+foldWALSuffix, rec.walSize); err != nil {
 				return err
 			}
-			if err := os.Rename(path+foldWALSuffix, path+".wal"); err != nil {
+			if err := moveOver(path+foldWALSuffix, path+".wal"); err != nil {
 				return err
 			}
 		}
@@ -210,7 +227,22 @@ func restoreFold(path string, rec foldRecord) error {
 			return err
 		}
 	}
+	if beforeMarkerRemoved != nil {
+		beforeMarkerRemoved()
+	}
 	return removeSynced(path + foldMarker)
+}
+
+// moveOver renames src to dst; when dst is src under another name (the
+// checkpoint had not removed the log yet), rename does nothing, and src is
+// removed instead.
+func moveOver(src, dst string) error {
+	a, errA := os.Stat(src)
+	b, errB := os.Stat(dst)
+	if errA == nil && errB == nil && os.SameFile(a, b) {
+		return os.Remove(src)
+	}
+	return os.Rename(src, dst)
 }
 
 // foldError explains a restore that could not be done (the file system

@@ -4,6 +4,6 @@ package store
 
 import "context"
 
-// lockForFold has no record lock to take on this system: the caller
-// proceeds as if no other process held the file.
+// lockForFold has no flock(2) on this system: the caller proceeds as if
+// no other process held the file.
 func lockForFold(ctx context.Context, path string) (func(), error) { return func() {}, nil }

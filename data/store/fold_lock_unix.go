@@ -11,38 +11,38 @@ import (
 	"time"
 )
 
-// lockForFold takes a write lock of the whole database file, the lock
-// DuckDB takes (POSIX record locks; DuckDB holds a write lock while open
-// read-write, a read lock while open read-only), waiting up to foldLockWait
-// for the process that holds it. The caller must not have the file open in
-// DuckDB: closing the descriptor drops every record lock this process holds
-// on the file (Open and OpenConsole only call it for a file this process
-// has not open).
+// lockForFold takes the fold lock of the database file: an flock(2) lock,
+// which on a local file system is separate from the POSIX record locks
+// DuckDB takes, so that holding it never makes another process's DuckDB
+// open fail. A fold holds it from before its marker is written until
+// DuckDB has closed the file; a restore holds it while it puts a fold back.
+// It waits up to foldLockWait for whoever holds it. The returned unlock,
+// never nil and to be called whether or not the lock was taken, closes the
+// descriptor: a process that has the file open in DuckDB must call it only
+// after DuckDB closed the file (closing any descriptor of a file drops the
+// POSIX record locks this process holds on it).
 func lockForFold(ctx context.Context, path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY, 0)
 	if err != nil {
-		return nil, foldError(path, err)
+		return func() {}, foldError(path, err)
 	}
-	lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: 0, Start: 0, Len: 0}
+	unlock := func() { f.Close() }
 	deadline := time.Now().Add(foldLockWait)
 	for {
-		err := syscall.FcntlFlock(f.Fd(), syscall.F_SETLK, &lk)
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
-			return func() { f.Close() }, nil
+			return unlock, nil
 		}
-		if !errors.Is(err, syscall.EAGAIN) && !errors.Is(err, syscall.EACCES) {
-			f.Close()
-			return nil, foldError(path, err)
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			return unlock, foldError(path, err)
 		}
 		if time.Now().After(deadline) {
-			f.Close()
-			return nil, fmt.Errorf("%w: %s is being folded or put back by another process for more than %s; close the other incidents process and try again", ErrLocked, path, foldLockWait)
+			return unlock, fmt.Errorf("%w: another process has been folding the log of %s, or putting an interrupted fold back, for more than %s; close the other incidents process and try again", ErrLocked, path, foldLockWait)
 		}
 		select {
 		case <-ctx.Done():
-			f.Close()
-			return nil, ctx.Err()
-		case <-time.After(20 * time.Millisecond):
+			return unlock, ctx.Err()
+		case <-time.After(10 * time.Millisecond):
 		}
 	}
 }

@@ -173,7 +173,7 @@ func TestFoldInterrupted(t *testing.T) {
 			if err := keepBeforeFold(path, walSize); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.Rename(path+foldWALSuffix, path+".wal"); err != nil {
+			if err := moveOver(path+foldWALSuffix, path+".wal"); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.Rename(path+foldSuffix, path); err != nil {
@@ -194,8 +194,10 @@ func TestFoldInterrupted(t *testing.T) {
 			if exists(path + foldMarker) {
 				t.Fatal("the marker is still there after a read-only open")
 			}
-			if exists(path+foldSuffix) != c.copiesStay {
-				t.Fatalf("copy of the file present %v after a read-only open, want %v", exists(path+foldSuffix), c.copiesStay)
+			for _, f := range []string{foldSuffix, foldWALSuffix} {
+				if exists(path+f) != c.copiesStay {
+					t.Fatalf("%s present %v after a read-only open, want %v", path+f, exists(path+f), c.copiesStay)
+				}
 			}
 			if got := stateOf(t, path, false); got != want {
 				t.Fatalf("read-write open after the interruption: state differs\n%s", firstDiff(want, got))

@@ -166,10 +166,13 @@ func (s *Store) Close() error {
 		delete(handles, s.h.key)
 	}
 	var ferr error
+	unlock := func() {}
 	if !s.h.readOnly && s.h.path != ":memory:" {
-		ferr = fold(context.Background(), s.h.db, s.h.path)
+		unlock, ferr = fold(context.Background(), s.h.db, s.h.path)
 	}
-	return errors.Join(ferr, s.h.db.Close())
+	cerr := s.h.db.Close()
+	unlock() // after DuckDB let the file go (see lockForFold)
+	return errors.Join(ferr, cerr)
 }
 
 // DB returns the database for queries over the public views.
