@@ -54,7 +54,7 @@ func OpenConsole(ctx context.Context, path string, opt ConsoleOptions) (*Store, 
 		// belong to the process, not to the descriptor).
 		return nil, fmt.Errorf("%s is already open in this process; close it before opening a console on it", path)
 	}
-	if err := recoverFold(ctx, path); err != nil {
+	if err := recoverFold(ctx, foldPath(path), foldReaderWait); err != nil {
 		return nil, err
 	}
 	dsn := path + "?access_mode=read_only&autoinstall_known_extensions=false&autoload_known_extensions=false"

@@ -60,42 +60,63 @@ const noCheckpointDSN = "checkpoint_threshold=1000000GB"
 // closes (a setting of the database instance, not of one connection).
 const noShutdownCheckpoint = "PRAGMA disable_checkpoint_on_shutdown"
 
-// foldLockWait is how long an open waits for another process that folds
-// the log, or puts an interrupted fold back, to finish.
-const foldLockWait = 2 * time.Minute
+// foldLockWait and foldReaderWait are how long an open waits for another
+// process that folds the log, or puts an interrupted fold back: a writer
+// as long as it waits for DuckDB's lock (cli.WriterWait), a reader a few
+// seconds (a restore takes milliseconds; a fold that takes longer refuses
+// the reader, as DuckDB's own lock does while a writer has the file).
+const (
+	foldLockWait   = 60 * time.Second
+	foldReaderWait = 5 * time.Second
+)
 
 // fold folds the log of the database at path into the file, db being the
 // process's only DuckDB instance on it, open read-write with no
 // transaction running. The copy it makes costs a read and a write of the
 // whole file (see the README's Scaling for what that is at 100k cases).
-// It holds the fold lock; the caller calls the unlock it returns (never
-// nil) once DuckDB has closed the file.
-func fold(ctx context.Context, db *sql.DB, path string) (func(), error) {
+// It holds the fold lock; the caller closes the lock it returns (never
+// nil) once DuckDB has closed the file: the lock's descriptor is also the
+// one the copy reads, and closing any descriptor of the file drops the
+// POSIX record locks this process holds on it, DuckDB's included.
+//
+// When the copy cannot be made (a full disk, a file system without hard
+// links), the log is folded as DuckDB does by itself, in place, so that
+// the file still holds every commit; the error says so.
+func fold(ctx context.Context, db *sql.DB, path string) (*foldLock, error) {
 	wal, err := os.Stat(path + ".wal")
 	if err != nil || wal.Size() == 0 || !foldLogs {
-		return func() {}, nil // no log: nothing to fold
+		return &foldLock{}, nil // no log: nothing to fold
 	}
-	unlock, err := lockForFold(ctx, path)
+	lk, err := lockForFold(ctx, path, foldLockWait)
 	if err != nil {
-		return unlock, fmt.Errorf("the log of %s was kept as it is (not folded into the file; nothing is lost): %w", path, err)
+		return lk, fmt.Errorf("the log of %s was kept as it is (not folded into the file; nothing is lost, keep %s.wal beside it): %w", path, path, err)
 	}
-	return unlock, foldLocked(ctx, db, path, wal.Size())
+	return lk, foldLocked(ctx, db, path, lk.f, wal.Size())
 }
 
-func foldLocked(ctx context.Context, db *sql.DB, path string, walSize int64) error {
+func foldLocked(ctx context.Context, db *sql.DB, path string, in *os.File, walSize int64) error {
 	tr := trace("fold")
 	defer tr("done")
 	removeFoldCopies(path)
-	if err := keepBeforeFold(path, walSize); err != nil {
+	kept := keepBeforeFold(in, path, walSize)
+	if kept != nil {
 		removeFoldCopies(path)
-		return fmt.Errorf("the log of %s was kept as it is (not folded into the file; nothing is lost): %w", path, err)
 	}
 	tr("copy and marker")
+	if foldPaused != nil {
+		foldPaused()
+	}
 	if _, err := db.ExecContext(ctx, "CHECKPOINT"); err != nil {
+		if kept != nil {
+			return fmt.Errorf("folding the log into %s: %w (and no copy of the state before could be made: %v)", path, err, kept)
+		}
 		// The marker stays: the next open puts the state before back.
 		return fmt.Errorf("folding the log into %s: %w; the next open of the file puts back the state of the last commit", path, err)
 	}
 	tr("checkpoint")
+	if kept != nil {
+		return fmt.Errorf("the log of %s was folded into it in place, unprotected against a kill meanwhile, because no copy of the state before could be made: %w", path, kept)
+	}
 	// Not synced: a marker that a power cut brings back puts back the
 	// state before the fold, which is the same commit.
 	if err := os.Remove(path + foldMarker); err != nil {
@@ -105,12 +126,15 @@ func foldLocked(ctx context.Context, db *sql.DB, path string, walSize int64) err
 	return nil
 }
 
-// keepBeforeFold writes the copy, the link and the marker. Only the
-// marker is synced: it records the copy's length and CRC-32C, and a copy
-// that does not match them (a power cut lost some of it) is never put
-// back (see restoreFold), so no sync of the whole copy is needed.
-func keepBeforeFold(path string, walSize int64) error {
-	sum, size, err := copySummed(path, path+foldSuffix)
+// foldPaused, when set (by a test), runs between a fold's marker and its
+// checkpoint.
+var foldPaused func()
+
+// keepBeforeFold writes the copy of the file read from in (left open), the
+// link and the marker, each synced before the next: the marker records the
+// copy's length and CRC-32C, which a restore checks.
+func keepBeforeFold(in *os.File, path string, walSize int64) error {
+	sum, size, err := copySummed(in, path+foldSuffix)
 	if err != nil {
 		return err
 	}
@@ -126,6 +150,28 @@ func keepBeforeFold(path string, walSize int64) error {
 		return err
 	}
 	return syncDir(path)
+}
+
+// foldLock is the fold lock of one database file (see lockForFold); its
+// descriptor f reads the file.
+type foldLock struct{ f *os.File }
+
+// Close releases the lock (nothing when none was taken).
+func (l *foldLock) Close() {
+	if l != nil && l.f != nil {
+		l.f.Close()
+	}
+}
+
+// foldPath is the name DuckDB gives the database file at path, after which
+// it names the log: it follows the symbolic links of a file that exists,
+// so the log of a database opened through a link is beside the file the
+// link points to, and the fold's copies and marker must be too.
+func foldPath(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	return path
 }
 
 // foldRecord is what the marker holds: the log's length before the fold
@@ -151,7 +197,7 @@ func parseFoldRecord(b []byte) (foldRecord, error) {
 // recoverFold puts back the state before a fold that was interrupted (see
 // the top of this file). It runs before DuckDB opens the file, for opens
 // read-only and read-write; without a marker it only looks for it.
-func recoverFold(ctx context.Context, path string) error {
+func recoverFold(ctx context.Context, path string, wait time.Duration) error {
 	if _, err := os.Stat(path + foldMarker); err != nil {
 		return nil
 	}
@@ -159,8 +205,8 @@ func recoverFold(ctx context.Context, path string) error {
 	// holds DuckDB's lock of the file), another opener is putting an
 	// interrupted one back, or one was interrupted. Take the file's lock
 	// to tell them apart, waiting for whoever holds it.
-	unlock, err := lockForFold(ctx, path)
-	defer unlock()
+	lk, err := lockForFold(ctx, path, wait)
+	defer lk.Close()
 	if err != nil {
 		return err
 	}
@@ -193,9 +239,9 @@ var afterRestore, beforeMarkerRemoved func()
 // restoreFold moves the link and the copy back, the log first: a restore
 // that is itself interrupted is finished by the next one (every step
 // checks what the one before left). A copy that is not the one the marker
-// records (only a power cut can make one: the marker is synced, the copy
-// is not) is removed instead: the file is then as the checkpoint, which
-// syncs it, left it.
+// records (the copy is synced before the marker is written, so only a
+// device that lost synced data, or a hand, makes one) is removed instead
+// and the file kept as it is.
 func restoreFold(path string, rec foldRecord) error {
 	if ok, err := copyIntact(path+foldSuffix, rec); err != nil {
 		return err
@@ -207,8 +253,15 @@ func restoreFold(path string, rec foldRecord) error {
 		if _, err := os.Stat(path + foldWALSuffix); err == nil {
 			// The checkpoint appends a marker of its own before it removes
 			// the log; the log of the last commit is the first walSize bytes.
-			if err := os.Truncate(path+foldWALSuffix, rec.walSize); err != nil {
+			// It may also have cut a torn tail off the log in place first
+			// (DuckDB does at its first write after replaying one): a link
+			// shorter than recorded is never padded (DuckDB refuses zeros).
+			if st, err := os.Stat(path + foldWALSuffix); err != nil {
 				return err
+			} else if st.Size() > rec.walSize {
+				if err := os.Truncate(path+foldWALSuffix, rec.walSize); err != nil {
+					return err
+				}
 			}
 			if err := moveOver(path+foldWALSuffix, path+".wal"); err != nil {
 				return err
@@ -260,29 +313,37 @@ func removeFoldCopies(path string) {
 	os.Remove(path + foldMarker + ".tmp")
 }
 
-// copySummed copies src to dst (a clone of its blocks where the file
-// system can, else a copy) and returns src's CRC-32C and length.
-func copySummed(src, dst string) (uint32, int64, error) {
-	in, err := os.Open(src)
+// copySummed copies the file in reads (from its start; in stays open) to
+// dst with in's permissions (a clone of its blocks where the file system
+// can, else a copy), syncs dst, and returns the CRC-32C and length.
+func copySummed(in *os.File, dst string) (uint32, int64, error) {
+	st, err := in.Stat()
 	if err != nil {
 		return 0, 0, err
 	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, st.Mode().Perm())
 	if err != nil {
+		return 0, 0, err
+	}
+	defer out.Close()
+	if err := out.Chmod(st.Mode().Perm()); err != nil { // past the umask
 		return 0, 0, err
 	}
 	h := crc32.New(castagnoli)
+	src := io.NewSectionReader(in, 0, st.Size())
 	var n int64
 	if cloneFile(out, in) {
-		n, err = io.Copy(h, in)
+		n, err = io.Copy(h, src)
 	} else {
-		n, err = io.Copy(io.MultiWriter(out, h), in)
+		n, err = io.Copy(io.MultiWriter(out, h), src)
 	}
-	if cerr := out.Close(); err == nil {
-		err = cerr
+	if err != nil {
+		return 0, 0, err
 	}
-	return h.Sum32(), n, err
+	if err := out.Sync(); err != nil {
+		return 0, 0, err
+	}
+	return h.Sum32(), n, out.Close()
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

@@ -2,8 +2,18 @@
 
 package store
 
-import "context"
+import (
+	"context"
+	"os"
+	"time"
+)
 
-// lockForFold has no flock(2) on this system: the caller proceeds as if
-// no other process held the file.
-func lockForFold(ctx context.Context, path string) (func(), error) { return func() {}, nil }
+// lockForFold has no flock(2) on this system: it opens the file (the copy
+// reads it) and proceeds as if no other process held it.
+func lockForFold(ctx context.Context, path string, wait time.Duration) (*foldLock, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return &foldLock{}, foldError(path, err)
+	}
+	return &foldLock{f: f}, nil
+}

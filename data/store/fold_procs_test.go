@@ -52,9 +52,7 @@ func TestFoldRestoreLetsOthersOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := keepBeforeFold(path, st.Size()); err != nil {
-		t.Fatal(err)
-	}
+	keepBefore(t, path, st.Size())
 	tear(t, path)
 	child := func(env ...string) (*exec.Cmd, *strings.Builder) {
 		var out strings.Builder

@@ -11,6 +11,20 @@ import (
 	"incidents/data/incident"
 )
 
+// keepBefore runs the first steps of a fold of path (copy, link, marker),
+// as a fold killed right after them leaves the files.
+func keepBefore(t *testing.T, path string, walSize int64) {
+	t.Helper()
+	in, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if err := keepBeforeFold(in, path, walSize); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // noFold leaves the log of every read-write close for one test.
 func noFold(t *testing.T) {
 	t.Helper()
@@ -129,7 +143,12 @@ func TestFoldInterrupted(t *testing.T) {
 		copiesStay bool
 	}{
 		{"before the marker", func(t *testing.T, path string, walSize int64) {
-			if _, _, err := copySummed(path, path+foldSuffix); err != nil {
+			in, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			if _, _, err := copySummed(in, path+foldSuffix); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.Link(path+".wal", path+foldWALSuffix); err != nil {
@@ -137,32 +156,24 @@ func TestFoldInterrupted(t *testing.T) {
 			}
 		}, true},
 		{"checkpoint tore blocks", func(t *testing.T, path string, walSize int64) {
-			if err := keepBeforeFold(path, walSize); err != nil {
-				t.Fatal(err)
-			}
+			keepBefore(t, path, walSize)
 			appendTo(t, path+".wal", bytes.Repeat([]byte{7}, 300)) // the checkpoint's own marker
 			tear(t, path)
 		}, false},
 		{"checkpoint done, marker left", func(t *testing.T, path string, walSize int64) {
-			if err := keepBeforeFold(path, walSize); err != nil {
-				t.Fatal(err)
-			}
+			keepBefore(t, path, walSize)
 			checkpointAlone(t, path)
 			if exists(path + ".wal") {
 				t.Fatal("the checkpoint left its log")
 			}
 		}, false},
 		{"checkpoint done, copy lost to a power cut", func(t *testing.T, path string, walSize int64) {
-			if err := keepBeforeFold(path, walSize); err != nil {
-				t.Fatal(err)
-			}
+			keepBefore(t, path, walSize)
 			checkpointAlone(t, path)
 			tear(t, path+foldSuffix) // the copy is never synced: only its checksum tells
 		}, false},
 		{"restore moved the log back", func(t *testing.T, path string, walSize int64) {
-			if err := keepBeforeFold(path, walSize); err != nil {
-				t.Fatal(err)
-			}
+			keepBefore(t, path, walSize)
 			tear(t, path)
 			os.Remove(path + ".wal")
 			if err := os.Rename(path+foldWALSuffix, path+".wal"); err != nil {
@@ -170,9 +181,7 @@ func TestFoldInterrupted(t *testing.T) {
 			}
 		}, false},
 		{"restore moved both back", func(t *testing.T, path string, walSize int64) {
-			if err := keepBeforeFold(path, walSize); err != nil {
-				t.Fatal(err)
-			}
+			keepBefore(t, path, walSize)
 			if err := moveOver(path+foldWALSuffix, path+".wal"); err != nil {
 				t.Fatal(err)
 			}

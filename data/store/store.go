@@ -40,7 +40,7 @@ type Store struct {
 // every Store opened on it.
 type handle struct {
 	key      string
-	path     string // as given to Open (":memory:" for none)
+	path     string // the file DuckDB opened, links followed (":memory:" for none)
 	db       *sql.DB
 	readOnly bool
 	refs     int
@@ -80,11 +80,19 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			return nil, &incident.Error{Kind: incident.ErrNotFound, File: path, Msg: "no database file", Err: err, Hint: "create it with 'incidents ingest --bundled' or pass --db"}
 		}
 	}
-	dsn := path
+	// fp: the name DuckDB gives the file (and its log), links followed.
+	dsn, fp := path, path
 	if path == ":memory:" {
 		dsn = ""
-	} else if err := recoverFold(ctx, path); err != nil {
-		return nil, err
+	} else {
+		fp = foldPath(path)
+		wait := foldLockWait
+		if opt.ReadOnly {
+			wait = foldReaderWait
+		}
+		if err := recoverFold(ctx, fp, wait); err != nil {
+			return nil, err
+		}
 	}
 	if opt.ReadOnly {
 		dsn += "?access_mode=read_only"
@@ -105,10 +113,10 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			return nil, fmt.Errorf("opening database %s: %w", path, err)
 		}
 		if path != ":memory:" {
-			removeFoldCopies(path)
+			removeFoldCopies(fp)
 		}
 	}
-	h := &handle{key: key, path: path, db: db, readOnly: opt.ReadOnly, refs: 1}
+	h := &handle{key: key, path: fp, db: db, readOnly: opt.ReadOnly, refs: 1}
 	s := &Store{h: h, readOnly: opt.ReadOnly}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
@@ -166,12 +174,12 @@ func (s *Store) Close() error {
 		delete(handles, s.h.key)
 	}
 	var ferr error
-	unlock := func() {}
+	lk := &foldLock{}
 	if !s.h.readOnly && s.h.path != ":memory:" {
-		unlock, ferr = fold(context.Background(), s.h.db, s.h.path)
+		lk, ferr = fold(context.Background(), s.h.db, s.h.path)
 	}
 	cerr := s.h.db.Close()
-	unlock() // after DuckDB let the file go (see lockForFold)
+	lk.Close() // only now: closing it drops DuckDB's lock of the file
 	return errors.Join(ferr, cerr)
 }
 
