@@ -403,3 +403,18 @@ func syncDir(path string) error {
 	}
 	return nil
 }
+
+// UnfoldedLog is the size of the write-ahead log beside the database file
+// (0: none): commits a command that wrote could not fold into the file
+// (see fold), or that a killed one left. They are part of the database:
+// the file alone lacks them until the next command that writes folds them.
+func (s *Store) UnfoldedLog() int64 {
+	if s.h.path == ":memory:" {
+		return 0
+	}
+	st, err := os.Stat(s.h.path + ".wal")
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}

@@ -28,7 +28,9 @@ problem comes with a hint; the exit status is 4 when any is found (-o csv
 and -o markdown list the problems; none: the header alone).
 Rows a killed write left behind are hidden from every reader; check says
 how many (hidden_rows with -o json), and the next write or read-write open
-removes them.`,
+removes them. Commits still only in the write-ahead log FILE.wal (a write
+that could not fold them into the file, or a killed one) are said too
+(unfolded_log_bytes): the file alone lacks them.`,
 		Example: `  incidents check
   incidents --db other.duckdb check -o json`,
 		Args: cobra.NoArgs,
@@ -51,17 +53,21 @@ removes them.`,
 		// Rows an interrupted write left are hidden from every reader and
 		// removed by the next read-write open: not a problem, but said.
 		hidden, _ := s.Hidden(cmd.Context())
+		unfolded := s.UnfoldedLog()
 		if format == FormatJSON {
 			if problems == nil {
 				problems = []store.Problem{}
 			}
-			if err := writeJSON(app.Stdout, map[string]any{"db": app.DBPath, "cases": n, "problems": problems, "hidden_rows": hidden}); err != nil {
+			if err := writeJSON(app.Stdout, map[string]any{"db": app.DBPath, "cases": n, "problems": problems, "hidden_rows": hidden, "unfolded_log_bytes": unfolded}); err != nil {
 				return err
 			}
 		} else if len(problems) == 0 && format == FormatTable {
 			fmt.Fprintf(app.Stdout, "%s: ok (%d cases, schema version %d)\n", app.DBPath, n, store.SchemaVersion)
 			if hidden > 0 {
 				fmt.Fprintf(app.Stdout, "note: %d rows of an interrupted write are hidden and will be removed by the next write (or any read-write open)\n", hidden)
+			}
+			if unfolded > 0 {
+				fmt.Fprintf(app.Stdout, "note: %s.wal holds %d bytes of commits not yet folded into %s: copy the two files together (the next command that writes folds them)\n", app.DBPath, unfolded, app.DBPath)
 			}
 		} else if err := writeRecords(app.Stdout, format, problemColumns, problems, nil); err != nil {
 			return err

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -72,5 +74,37 @@ func TestCheckHiddenRows(t *testing.T) {
 	out, _ = mustRun(t, "--db", db, "check", "-o", "json")
 	if !strings.Contains(out, `"hidden_rows": 0`) {
 		t.Fatalf("after a read-write open:\n%s", out)
+	}
+}
+
+// Commits only in the write-ahead log (a write that could not fold them,
+// or another DuckDB client's) are part of the database: check says so,
+// and the next command that writes folds them into the file.
+func TestCheckUnfoldedLog(t *testing.T) {
+	db := tempDB(t)
+	mustRun(t, "--db", db, "ingest", seedsDir)
+	if out, _ := mustRun(t, "--db", db, "check", "-o", "json"); !strings.Contains(out, `"unfolded_log_bytes": 0`) {
+		t.Fatalf("after ingest the log should be folded:\n%s", out)
+	}
+	raw, err := sql.Open("duckdb", db+"?checkpoint_threshold=1000000GB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"PRAGMA disable_checkpoint_on_shutdown", "CREATE TABLE main.scratch AS SELECT 1 AS i"} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw.Close()
+	out, _ := mustRun(t, "--db", db, "check")
+	if !strings.Contains(out, "ok (3 cases") || !strings.Contains(out, ".wal holds") || !strings.Contains(out, "copy the two files together") {
+		t.Fatalf("check with commits only in the log:\n%s", out)
+	}
+	mustRun(t, "--db", db, "sql", "--write", "SELECT 1")
+	if _, err := os.Stat(db + ".wal"); err == nil {
+		t.Fatal("a command that writes left the log unfolded")
+	}
+	if out, _ := mustRun(t, "--db", db, "check"); strings.Contains(out, ".wal holds") {
+		t.Fatalf("after the fold check still speaks of the log:\n%s", out)
 	}
 }
