@@ -206,10 +206,11 @@ func recoverFold(ctx context.Context, path string, wait time.Duration) error {
 	// interrupted one back, or one was interrupted. Take the file's lock
 	// to tell them apart, waiting for whoever holds it.
 	lk, err := lockForFold(ctx, path, wait)
-	defer lk.Close()
 	if err != nil {
+		lk.Close()
 		return err
 	}
+	defer lk.Close()
 	m, err := os.ReadFile(path + foldMarker)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // the fold finished, or someone else put it back
