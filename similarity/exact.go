@@ -166,24 +166,40 @@ func (ix *Index) sweepBounds(sc *scratch, fn func(d int, ub float64)) {
 	}
 }
 
-// scatterQuery writes the query into sc.qdense and sc.qbits for dotDense;
-// clearQuery undoes it.
+// scatterQuery writes the query into sc for dotDense: a
+// bitset of its features, for each word of the bitset the position of its
+// first feature in the query, and the query's weights in feature order
+// with a zero after them, so that a lookup never branches (qexact);
+// clearQuery undoes it. All of it fits in L1 beside the sums.
 func (ix *Index) scatterQuery(fids []uint32, fws []float32, sc *scratch) {
-	if nf := len(ix.maxw); len(sc.qdense) != nf {
-		sc.qdense = make([]float32, nf)
-		sc.qbits = make([]uint64, (nf+63)/64)
+	if nw := (len(ix.maxw) + 63) / 64; len(sc.qbits) != nw {
+		sc.qbits = make([]uint64, nw)
+		sc.qrank = make([]uint32, nw)
 	}
-	for i, f := range fids {
-		sc.qdense[f] = fws[i]
+	for i := len(fids) - 1; i >= 0; i-- {
+		f := fids[i]
 		sc.qbits[f>>6] |= 1 << (f & 63)
+		sc.qrank[f>>6] = uint32(i)
 	}
+	sc.qw = append(append(sc.qw[:0], fws...), 0)
 }
 
 func (ix *Index) clearQuery(fids []uint32, sc *scratch) {
 	for _, f := range fids {
-		sc.qdense[f] = 0
 		sc.qbits[f>>6] = 0
+		sc.qrank[f>>6] = 0
 	}
+}
+
+// qexact is the query's weight of feature f (0 when it has none), without
+// a branch: the rank of f among the query's features, read through a
+// mask that is all ones when the query has f and zero when not.
+func (sc *scratch) qexact(f uint32) float32 {
+	w := sc.qbits[f>>6]
+	sh := f & 63
+	i := sc.qrank[f>>6] + uint32(bits.OnesCount64(w&(1<<sh-1)))
+	mask := -uint32(w >> sh & 1)
+	return math.Float32frombits(math.Float32bits(sc.qw[i]) & mask)
 }
 
 // MeasuredRecall is what the approximate search was measured to find of

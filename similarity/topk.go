@@ -47,8 +47,9 @@ type scratch struct {
 	// approximate search
 	acc      []float32 // partial sums by case, zero between queries
 	accSeen  []uint64  // bitset of the cases with a sum
-	qdense   []float32 // query weights by feature, for rescoring
-	qbits    []uint64  // which features the query has (fits in L1)
+	qbits    []uint64  // which features the query has (scatterQuery)
+	qrank    []uint32  // by word of qbits: the query position of its first feature
+	qw       []float32 // query weights in feature order, then a zero
 	lb       linkBufs
 	partials []partial
 	credits  []credit
@@ -119,7 +120,7 @@ func (ix *Index) offer(sc *scratch, fids []uint32, fws []float32, d, k int, dens
 	fb, wb := ix.vec(d)
 	var text, tag float64
 	if dense {
-		text, tag = ix.dotDense(sc.qdense, sc.qbits, fb, wb)
+		text, tag = ix.dotDense(sc, fb, wb)
 	} else {
 		text, tag = ix.dotVec(fids, fws, fb, wb)
 	}
