@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"incidents/data"
 	"incidents/data/incident"
 )
 
@@ -32,16 +33,18 @@ import (
 // So the store never lets DuckDB checkpoint by itself (not at a commit,
 // not at shutdown: see noCheckpointDSN and noShutdownCheckpoint) and folds
 // the log itself when a read-write Store closes with a log, so that after
-// every command the database is one file again, as DuckDB leaves it: it
-// first keeps the state before — a copy of the database file
+// every command the database is one file again, as DuckDB leaves it. It
+// first keeps the state before: a synced copy of the database file
 // (FILE.fold) and a hard link to the log (FILE.fold.wal; the checkpoint
-// removes FILE.wal and only appends to it before) with the log's length —
-// then writes the marker FILE.folding (with the copy's checksum),
-// checkpoints, and removes the marker and the copies. A kill at any point leaves either no marker (the
-// database file and its log hold the last commit: before the fold, or
-// after it) or the marker, which the next open of the file, read-only or
-// read-write, honours before DuckDB reads anything: it puts the copy and
-// the log back (restoreFold). Either way the state is the last commit's.
+// appends to the log, may cut a torn tail off it, and removes it, so the
+// marker records the log's length); then it writes the marker
+// FILE.folding (with the copy's length and checksum), checkpoints, and
+// removes the marker and the copies. A kill at any point leaves either no
+// marker (the database file and its log hold the last commit: before the
+// fold, or after it) or the marker, which the next open of the file,
+// read-only or read-write, honours before DuckDB reads anything: it puts
+// the copy and the log back (restoreFold). Either way the state is the
+// last commit's.
 const (
 	foldSuffix    = ".fold"     // the copy of the database file
 	foldWALSuffix = ".fold.wal" // the hard link to the log
@@ -141,12 +144,8 @@ func keepBeforeFold(in *os.File, path string, walSize int64) error {
 	if err := os.Link(path+".wal", path+foldWALSuffix); err != nil {
 		return err
 	}
-	tmp := path + foldMarker + ".tmp"
 	m := foldRecord{walSize: walSize, copySize: size, copySum: sum}
-	if err := writeSynced(tmp, []byte(m.String())); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path+foldMarker); err != nil {
+	if err := data.WriteFileAtomic(path+foldMarker, []byte(m.String())); err != nil {
 		return err
 	}
 	return syncDir(path)
@@ -250,29 +249,9 @@ func restoreFold(path string, rec foldRecord) error {
 		removeFoldCopies(path)
 		return removeSynced(path + foldMarker)
 	}
-	if _, err := os.Stat(path + foldSuffix); err == nil {
-		if _, err := os.Stat(path + foldWALSuffix); err == nil {
-			// The checkpoint appends a marker of its own before it removes
-			// the log; the log of the last commit is the first walSize bytes.
-			// It may also have cut a torn tail off the log in place first
-			// (DuckDB does at its first write after replaying one): a link
-			// shorter than recorded is never padded (DuckDB refuses zeros).
-			if st, err := os.Stat(path + foldWALSuffix); err != nil {
-				return err
-			} else if st.Size() > rec.walSize {
-				if err := os.Truncate(path+foldWALSuffix, rec.walSize); err != nil {
-					return err
-				}
-			}
-			if err := moveOver(path+foldWALSuffix, path+".wal"); err != nil {
-				return err
-			}
-		}
-		// What the interrupted checkpoint may have started beside the log.
-		for _, s := range []string{".wal.checkpoint", ".wal.recovery"} {
-			if err := os.Remove(path + s); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
+	if exists(path + foldSuffix) {
+		if err := restoreLog(path, rec.walSize); err != nil {
+			return err
 		}
 		if err := os.Rename(path+foldSuffix, path); err != nil {
 			return err
@@ -286,6 +265,34 @@ func restoreFold(path string, rec foldRecord) error {
 	}
 	return removeSynced(path + foldMarker)
 }
+
+// restoreLog puts the link back as the log, cut to the walSize bytes of
+// the last commit (the checkpoint appends an entry of its own before it
+// removes the log), and removes what the interrupted checkpoint may have
+// started beside it. DuckDB may also have cut a torn tail off the log in
+// place first (at its first write after replaying one): a link shorter
+// than recorded is never padded (DuckDB refuses zeros). Without a link
+// (an earlier restore moved it) the log is left as it is.
+func restoreLog(path string, walSize int64) error {
+	if st, err := os.Stat(path + foldWALSuffix); err == nil {
+		if st.Size() > walSize {
+			if err := os.Truncate(path+foldWALSuffix, walSize); err != nil {
+				return err
+			}
+		}
+		if err := moveOver(path+foldWALSuffix, path+".wal"); err != nil {
+			return err
+		}
+	}
+	for _, s := range []string{".wal.checkpoint", ".wal.recovery"} {
+		if err := os.Remove(path + s); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+func exists(path string) bool { _, err := os.Stat(path); return err == nil }
 
 // moveOver renames src to dst; when dst is src under another name (the
 // checkpoint had not removed the log yet), rename does nothing, and src is
@@ -305,13 +312,24 @@ func foldError(path string, err error) error {
 	return fmt.Errorf("%s: putting back the state before an interrupted fold of its log failed (%w); the copy %s%s and the marker %s%s hold that state: let this user write the file and its directory (or free space) and open the database again", path, err, path, foldSuffix, path, foldMarker)
 }
 
-// removeFoldCopies removes what a fold that never wrote its marker, or
-// finished, left behind. Only a process holding DuckDB's read-write lock of
-// the file calls it (no other fold can be running).
+// removeFoldCopies removes the copies and a half-written marker that a
+// fold left (one that never wrote its marker, or finished, or whose copy a
+// restore found spoiled). Only a process holding DuckDB's read-write lock
+// of the file, or the fold lock with the marker present, calls it: no
+// other fold can be running.
 func removeFoldCopies(path string) {
 	os.Remove(path + foldSuffix)
 	os.Remove(path + foldWALSuffix)
-	os.Remove(path + foldMarker + ".tmp")
+	tmps, _ := filepath.Glob(markerTemps(path))
+	for _, t := range tmps {
+		os.Remove(t)
+	}
+}
+
+// markerTemps matches the temporary files data.WriteFileAtomic writes the
+// marker through.
+func markerTemps(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+foldMarker+".*.tmp")
 }
 
 // copySummed copies the file in reads (from its start; in stays open) to
@@ -366,22 +384,6 @@ func copyIntact(path string, rec foldRecord) (bool, error) {
 		return false, err
 	}
 	return n == rec.copySize && h.Sum32() == rec.copySum, nil
-}
-
-func writeSynced(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // removeSynced removes path (absent is fine) and syncs its directory.

@@ -3,7 +3,6 @@
 package store
 
 import (
-	"context"
 	"crypto/sha256"
 	"fmt"
 	"os"
@@ -12,31 +11,6 @@ import (
 	"testing"
 	"time"
 )
-
-// TestFoldOpenHelper is the child process of TestFoldRestoreLetsOthersOpen:
-// it opens STORE_FOLD_DB read-only and prints a digest of its state, and
-// with STORE_FOLD_HOLD it keeps the fold lock that long after a restore;
-// run normally it does nothing.
-func TestFoldOpenHelper(t *testing.T) {
-	path := os.Getenv("STORE_FOLD_DB")
-	if path == "" {
-		return
-	}
-	if d, err := time.ParseDuration(os.Getenv("STORE_FOLD_HOLD")); err == nil {
-		afterRestore = func() { time.Sleep(d) }
-	}
-	if d, err := time.ParseDuration(os.Getenv("STORE_FOLD_PAUSE")); err == nil {
-		beforeMarkerRemoved = func() { time.Sleep(d) }
-	}
-	s, err := Open(context.Background(), path, Options{ReadOnly: true})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(3)
-	}
-	fmt.Printf("state %x\n", sha256.Sum256([]byte(dump(t, s))))
-	s.Close()
-	os.Exit(0)
-}
 
 // TestFoldRestoreLetsOthersOpen: processes that put a killed fold back
 // hold the fold lock a while (a directory sync under load takes hundreds
@@ -56,8 +30,8 @@ func TestFoldRestoreLetsOthersOpen(t *testing.T) {
 	tear(t, path)
 	child := func(env ...string) (*exec.Cmd, *strings.Builder) {
 		var out strings.Builder
-		cmd := exec.Command(os.Args[0], "-test.run=^TestFoldOpenHelper$")
-		cmd.Env = append(append(os.Environ(), "STORE_FOLD_DB="+path), env...)
+		cmd := exec.Command(os.Args[0], "-test.run=^TestFoldChild$", "-test.count=1")
+		cmd.Env = append(append(os.Environ(), "STORE_FOLD_OP=state", "STORE_FOLD_DB="+path), env...)
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"fmt"
 	"os"
@@ -18,15 +19,33 @@ import (
 	"incidents/data/incident"
 )
 
-// TestFoldChild is the other process of the tests below (it does
-// nothing unless STORE_FOLD_OP is set): "probe" tries to open the file
-// read-only in DuckDB (prints "opened" or the error); "open" opens it
-// read-only through the store, as serve's reload or any reader does.
+// TestFoldChild is the other process of the fold tests (it does nothing
+// unless STORE_FOLD_OP is set): "probe" tries to open the file read-only in
+// DuckDB (prints "opened" or the error); "open" opens it read-only through
+// the store, as serve's reload or any reader does; "state" does too and
+// prints a digest of its state, keeping the fold lock STORE_FOLD_HOLD
+// after a restore and pausing STORE_FOLD_PAUSE before a restore's last
+// step.
 func TestFoldChild(t *testing.T) {
 	path := os.Getenv("STORE_FOLD_DB")
 	switch os.Getenv("STORE_FOLD_OP") {
 	case "":
 		return
+	case "state":
+		if d, err := time.ParseDuration(os.Getenv("STORE_FOLD_HOLD")); err == nil {
+			afterRestore = func() { time.Sleep(d) }
+		}
+		if d, err := time.ParseDuration(os.Getenv("STORE_FOLD_PAUSE")); err == nil {
+			beforeMarkerRemoved = func() { time.Sleep(d) }
+		}
+		s, err := Open(context.Background(), path, Options{ReadOnly: true})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+		fmt.Printf("state %x\n", sha256.Sum256([]byte(dump(t, s))))
+		s.Close()
+		os.Exit(0) // the digest alone on stdout
 	case "probe":
 		db, err := sql.Open("duckdb", path+"?access_mode=read_only")
 		if err == nil {

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"incidents/data/incident"
@@ -128,8 +129,6 @@ func appendTo(t *testing.T, path string, b []byte) {
 	}
 }
 
-func exists(path string) bool { _, err := os.Stat(path); return err == nil }
-
 // TestFoldInterrupted leaves the files as a fold killed at each of its
 // steps (or a restore killed at each of its own) would, and opens them:
 // read-only and read-write alike must see the state of the last commit,
@@ -211,10 +210,13 @@ func TestFoldInterrupted(t *testing.T) {
 			if got := stateOf(t, path, false); got != want {
 				t.Fatalf("read-write open after the interruption: state differs\n%s", firstDiff(want, got))
 			}
-			for _, s := range []string{foldSuffix, foldWALSuffix, foldMarker, foldMarker + ".tmp"} {
+			for _, s := range []string{foldSuffix, foldWALSuffix, foldMarker} {
 				if exists(path + s) {
 					t.Fatalf("%s left after a read-write open", path+s)
 				}
+			}
+			if tmps, _ := filepath.Glob(markerTemps(path)); len(tmps) > 0 {
+				t.Fatalf("%v left after a read-write open", tmps)
 			}
 		})
 	}
