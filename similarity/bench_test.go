@@ -239,3 +239,39 @@ func BenchmarkExact10k(b *testing.B) {
 	}
 	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
 }
+
+// BenchmarkUpdateLinks is UpdateLinks after 1% new cases (the index of the
+// whole corpus built, the older lists computed before them), the search
+// alone: what `related --update` adds to reading the index.
+//
+//	go test -run '^$' -bench UpdateLinks/30000 -benchtime 3x ./similarity
+func BenchmarkUpdateLinks(b *testing.B) {
+	for _, n := range []int{30_000, 100_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			if testing.Short() && n > 30_000 {
+				b.Skip("100k corpus in -short mode")
+			}
+			all := gen.Generate(gen.Options{N: n + n/100, Seed: 42}).Cases
+			p := DefaultParams()
+			stored := map[string][]string{}
+			for id, ls := range Build(all[:n], p).AllTopK(context.Background(), 10, nil, nil) {
+				for _, l := range ls {
+					stored[id] = append(stored[id], l.To)
+				}
+			}
+			ix := Build(all, p)
+			var newIDs []string
+			for _, c := range all[n:] {
+				newIDs = append(newIDs, c.ID)
+			}
+			runtime.GC()
+			c0 := cpuTime()
+			changed := 0
+			for b.Loop() {
+				_, changed = UpdateLinks(ix, newIDs, stored, 10)
+			}
+			b.ReportMetric(float64((cpuTime()-c0).Milliseconds())/1000/float64(b.N), "cpu-s/op")
+			b.ReportMetric(float64(changed), "lists-entered")
+		})
+	}
+}

@@ -59,7 +59,7 @@ func (ix *Index) topKExact(fids []uint32, fws []float32, self int, k int, excl f
 		}
 		return max(sc.heap[0].score, ix.p.MinScore)
 	}
-	ix.prefixRead(fids, fws, theta, exactPostingsFactor, sc)
+	ix.prefixRead(ix.allLists(), fids, fws, theta, exactPostingsFactor, sc)
 	ix.scatterQuery(fids, fws, sc)
 	inHeap := func(d int) bool {
 		return slices.ContainsFunc(sc.heap, func(c cand) bool { return int(c.doc) == d })
@@ -73,14 +73,25 @@ func (ix *Index) topKExact(fids []uint32, fws []float32, self int, k int, excl f
 	return ix.sortedHeap(sc)
 }
 
-// prefixRead reads whole posting lists of the query (fids, fws), the most
-// bound removed per posting first, accumulating in sc each case's partial
-// score and the squared weights it has on the features read, until no
-// case met in none of them can reach tau() (then factor times the
+// lists is an inverted index over the cases or some of them: the
+// postings of feature f are post[poff[f]:poff[f+1]], their docs below n.
+type lists struct {
+	poff []uint32
+	post []posting
+	n    int
+}
+
+// allLists is the index's whole inverted index.
+func (ix *Index) allLists() lists { return lists{ix.poff, ix.post, len(ix.cases)} }
+
+// prefixRead reads whole posting lists of l for the query (fids, fws),
+// the most bound removed per posting first, accumulating in sc each doc's
+// partial score and the squared weights it has on the features read,
+// until no doc met in none of them can reach tau() (then factor times the
 // postings read so far, 0: no more). It leaves in sc.rt, sc.rg the norms
 // of the query's unread text and tag blocks (0 when every list was read).
-func (ix *Index) prefixRead(fids []uint32, fws []float32, tau func() float64, factor int, sc *scratch) {
-	n := len(ix.cases)
+func (ix *Index) prefixRead(l lists, fids []uint32, fws []float32, tau func() float64, factor int, sc *scratch) {
+	n := l.n
 	if len(sc.acc) != n {
 		sc.acc = make([]float32, n)
 		sc.accSeen = make([]uint64, (n+63)/64)
@@ -94,13 +105,16 @@ func (ix *Index) prefixRead(fids []uint32, fws []float32, tau func() float64, fa
 	for i, f := range fids {
 		w := float64(fws[i])
 		ef := efeat{f: f, q: float32(ix.scale(f) * w), sq: w * w, text: int(f) < ix.nText}
+		ln := l.poff[f+1] - l.poff[f]
+		if ln == 0 {
+			continue // read at no cost: no doc of l shares it
+		}
 		if ef.text {
 			rt += ef.sq
 		} else {
 			rg += ef.sq
 		}
-		l := float64(ix.poff[f+1] - ix.poff[f])
-		ef.gain = ix.scale(f) * ix.scale(f) * ef.sq / (l + 1)
+		ef.gain = ix.scale(f) * ix.scale(f) * ef.sq / float64(ln+1)
 		feats = append(feats, ef)
 	}
 	sc.efeats = feats
@@ -124,7 +138,7 @@ func (ix *Index) prefixRead(fids []uint32, fws []float32, tau func() float64, fa
 			all = false
 			break
 		}
-		ps := ix.post[ix.poff[ef.f]:ix.poff[ef.f+1]]
+		ps := l.post[l.poff[ef.f]:l.poff[ef.f+1]]
 		read += len(ps)
 		sq := sqG
 		if ef.text {
@@ -148,8 +162,8 @@ func (ix *Index) prefixRead(fids []uint32, fws []float32, tau func() float64, fa
 	sc.rt, sc.rg = math.Sqrt(max(rt, 0)), math.Sqrt(max(rg, 0))
 }
 
-// sweepBounds calls fn, in case order, for every case prefixRead met,
-// with the ℓ2 bound on its score, and clears what prefixRead left.
+// sweepBounds calls fn, in doc order, for every doc prefixRead met, with
+// the ℓ2 bound on its score, and clears what prefixRead left.
 func (ix *Index) sweepBounds(sc *scratch, fn func(d int, ub float64)) {
 	acc, seen, sqT, sqG := sc.acc, sc.accSeen, sc.sqT, sc.sqG
 	for wi, w := range seen {

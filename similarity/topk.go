@@ -313,6 +313,15 @@ func (ix *Index) sortCands(cs []cand) {
 
 var scratchPool sync.Pool
 
+// pooledScratch is a scratch for this index from scratchPool (put it
+// back when done).
+func (ix *Index) pooledScratch() *scratch {
+	if sc, _ := scratchPool.Get().(*scratch); sc != nil && sc.n == len(ix.cases) {
+		return sc
+	}
+	return ix.newScratch()
+}
+
 // Related returns the k cases most related to id, best first, with their
 // explanations, respecting the overrides given to SetOverrides. It returns
 // nil for an unknown id.
@@ -321,10 +330,7 @@ func (ix *Index) Related(id string, k int) []incident.Link {
 	if !ok {
 		return nil
 	}
-	sc, _ := scratchPool.Get().(*scratch)
-	if sc == nil || sc.n != len(ix.cases) {
-		sc = ix.newScratch()
-	}
+	sc := ix.pooledScratch()
 	defer scratchPool.Put(sc)
 	ix.queryMu.Lock()
 	ov := ix.overrides

@@ -21,13 +21,11 @@ import (
 // candidates: n must beat the worst of them), or when n and o report one
 // event or an override pairs them. So every older case is given a bound
 // L_o, the lowest score of its current links (MinScore with fewer than
-// k), and every new case is checked against every older case's bound:
-// the older cases with the lowest bounds one by one, the others by a
-// search that reads the new case's posting lists until no unread case
-// can reach the lowest of their bounds (as the exact search does, see
-// exact.go). With exact search (Params.Exact) this finds every list a
-// full recompute would change by a new case; with the approximate search,
-// every list whose new member scores at least its current members.
+// k), and is searched among the new cases alone for one that reaches it
+// (entered). With exact search (Params.Exact) this finds every list a
+// full recompute would change by a new case; with the approximate
+// search, every list whose new member scores at least its current
+// members.
 func UpdateLinks(ix *Index, newIDs []string, stored map[string][]string, k int) (map[string][]incident.Link, int) {
 	n := len(ix.cases)
 	isNew := make([]bool, n)
@@ -45,103 +43,120 @@ func UpdateLinks(ix *Index, newIDs []string, stored map[string][]string, k int) 
 	ix.queryMu.Lock()
 	ov := ix.overrides
 	ix.queryMu.Unlock()
-	// The bound of every older case.
-	bound := make([]float64, n)
-	var old []int
-	for i := range n {
-		if isNew[i] {
-			continue
-		}
-		old = append(old, i)
-		ts := stored[ix.ids[i]]
-		if len(ts) < k {
-			bound[i] = ix.p.MinScore
-			continue
-		}
-		b := math.Inf(1)
-		for _, t := range ts {
-			j, ok := ix.byID[t]
-			if !ok || isNew[j] {
-				b = ix.p.MinScore // a link lost: the list is recomputed below anyway
-				break
-			}
-			text, tag := ix.dot(i, int(j))
-			b = min(b, ix.combine(text, tag))
-		}
-		bound[i] = b
-	}
-	// The older cases with the lowest bounds are checked one by one: as
-	// many as keep that to about bruteBudget dot products.
-	const bruteBudget = 200_000
-	byBound := slices.Clone(old)
-	slices.SortFunc(byBound, func(a, b int) int {
-		switch {
-		case bound[a] < bound[b]:
-			return -1
-		case bound[a] > bound[b]:
-			return 1
-		}
-		return a - b
-	})
-	nLow := min(len(byBound), bruteBudget/len(news))
-	low := byBound[:nLow]
-	tau := ix.p.MinScore
-	if nLow < len(byBound) {
-		tau = bound[byBound[nLow]]
-	}
 	affected := make([]bool, n)
-	var mu sync.Mutex
-	parallel(ix.workers(), len(news), func(q int) {
-		sc, _ := scratchPool.Get().(*scratch)
-		if sc == nil || sc.n != n {
-			sc = ix.newScratch()
-		}
-		defer scratchPool.Put(sc)
-		i := news[q]
-		var hit []int
-		for _, o := range low {
-			text, tag := ix.dot(i, o)
-			if ix.combine(text, tag) >= bound[o]-exactEps {
-				hit = append(hit, o)
-			}
-		}
-		ix.above(i, tau, bound, isNew, sc, func(o int) { hit = append(hit, o) })
+	for _, i := range news {
 		for _, e := range ix.eventsOf(i) {
-			hit = append(hit, int(e.doc))
+			affected[e.doc] = true
 		}
-		hit = append(hit, ov.pins[i]...)
-		mu.Lock()
-		for _, o := range hit {
-			if !isNew[o] {
-				affected[o] = true
-			}
+		for _, o := range ov.pins[i] {
+			affected[o] = true
 		}
-		mu.Unlock()
-	})
+	}
+	ix.entered(news, isNew, stored, k, affected)
+	var redo []int
 	changed := 0
 	for i := range n {
-		if isNew[i] || affected[i] {
-			out[ix.ids[i]] = ix.Related(ix.ids[i], k)
-			if affected[i] {
-				changed++
-			}
+		if isNew[i] {
+			redo = append(redo, i)
+		} else if affected[i] {
+			redo = append(redo, i)
+			changed++
 		}
+	}
+	lists := make([][]incident.Link, len(redo))
+	parallel(ix.workers(), len(redo), func(j int) {
+		sc := ix.pooledScratch()
+		defer scratchPool.Put(sc)
+		lists[j] = ix.related(redo[j], k, ov, sc)
+	})
+	for j, i := range redo {
+		out[ix.ids[i]] = lists[j]
 	}
 	return out, changed
 }
 
-// above calls fn for every case d (not new) that case i scores at least
-// bound[d] with, among those whose bound is tau or more (others may be
-// reported too), by prefixRead and the ℓ2 bounds of the exact search.
-func (ix *Index) above(i int, tau float64, bound []float64, isNew []bool, sc *scratch, fn func(d int)) {
-	fids, fws := ix.vec(i)
-	ix.prefixRead(fids, fws, func() float64 { return tau }, 0, sc)
-	ix.sweepBounds(sc, func(d int, ub float64) {
-		if d == i || isNew[d] || ub < bound[d]-exactEps {
-			return
+// entered marks in affected every older case o that some new case scores
+// at least its bound L_o with (see UpdateLinks). Each older case is a
+// query against the new cases' own posting lists (short: the new cases
+// are few), read the most bound removed per posting first until no new
+// case unread can reach L_o (prefixRead with L_o as its threshold: the
+// higher the bound, the fewer lists are read); a new case met is scored
+// exactly only while its ℓ2 bound reaches L_o, and the first that does
+// settles the older case.
+func (ix *Index) entered(news []int, isNew []bool, stored map[string][]string, k int, affected []bool) {
+	l := ix.subLists(news)
+	var pool sync.Pool // scratches sized for l, not for the index
+	parallelRange(ix.workers(), len(ix.cases), func(lo, hi int) {
+		sc, _ := pool.Get().(*scratch)
+		if sc == nil {
+			sc = ix.newScratch()
 		}
-		if text, tag := ix.dot(i, d); ix.combine(text, tag) >= bound[d]-exactEps {
-			fn(d)
+		defer pool.Put(sc)
+		for o := lo; o < hi; o++ {
+			if isNew[o] || affected[o] {
+				continue
+			}
+			fids, fws := ix.vec(o)
+			ix.scatterQuery(fids, fws, sc)
+			bound := ix.updateBound(sc, stored[ix.ids[o]], k, isNew)
+			b := bound - exactEps
+			ix.prefixRead(l, fids, fws, func() float64 { return bound }, exactPostingsFactor, sc)
+			ix.sweepBounds(sc, func(c int, ub float64) {
+				if affected[o] || ub < b {
+					return
+				}
+				fb, wb := ix.vec(news[c])
+				if text, tag := ix.dotDense(sc, fb, wb); ix.combine(text, tag) >= b {
+					affected[o] = true
+				}
+			})
+			ix.clearQuery(fids, sc)
 		}
 	})
+}
+
+// updateBound is the bound L_o of the older case scattered in sc whose
+// current link targets are targets: the lowest score they have with it
+// on this index, MinScore with fewer than k of them or when one of them
+// is gone.
+func (ix *Index) updateBound(sc *scratch, targets []string, k int, isNew []bool) float64 {
+	if len(targets) < k {
+		return ix.p.MinScore
+	}
+	b := math.Inf(1)
+	for _, t := range targets {
+		j, ok := ix.byID[t]
+		if !ok || isNew[j] {
+			return ix.p.MinScore // a link lost: every new case that reaches MinScore enters
+		}
+		fb, wb := ix.vec(int(j))
+		b = min(b, ix.combine(ix.dotDense(sc, fb, wb)))
+	}
+	return b
+}
+
+// subLists is an inverted index over the cases docs alone, doc c of a
+// posting standing for docs[c], every feature's list in that order.
+func (ix *Index) subLists(docs []int) lists {
+	nf := len(ix.maxw)
+	poff := make([]uint32, nf+1)
+	for _, d := range docs {
+		fids, _ := ix.vec(d)
+		for _, f := range fids {
+			poff[f+1]++
+		}
+	}
+	for f := range nf {
+		poff[f+1] += poff[f]
+	}
+	post := make([]posting, poff[nf])
+	fill := slices.Clone(poff[:nf])
+	for c, d := range docs {
+		fids, fws := ix.vec(d)
+		for j, f := range fids {
+			post[fill[f]] = posting{uint32(c), fws[j]}
+			fill[f]++
+		}
+	}
+	return lists{poff, post, len(docs)}
 }

@@ -2,6 +2,7 @@ package links
 
 import (
 	"context"
+	"time"
 
 	"incidents/data/incident"
 	"incidents/data/store"
@@ -29,6 +30,9 @@ type Updated struct {
 	Unlinked, Linked, Alone, Refreshed int
 	// Exactness says how the lists written relate to the exact ranking.
 	Exactness similarity.Exactness
+	// Build is the time to read the cases and build the index, Search to
+	// find the lists that change and compute them, Write to store them.
+	Build, Search, Write time.Duration
 }
 
 // Update gives links to the cases that have none in the current
@@ -62,6 +66,7 @@ func Update(ctx context.Context, s *store.Store, o UpdateOptions) (Updated, erro
 		return out, err
 	}
 	out.Unlinked = len(unlinked)
+	t0 := time.Now()
 	ix, _, err := loadIndex(ctx, s, r.Params, o.Warn)
 	if err != nil {
 		return out, err
@@ -71,7 +76,11 @@ func Update(ctx context.Context, s *store.Store, o UpdateOptions) (Updated, erro
 	if err != nil {
 		return out, err
 	}
+	t1 := time.Now()
+	out.Build = t1.Sub(t0)
 	links, _ := similarity.UpdateLinks(ix, unlinked, stored, r.K)
+	t2 := time.Now()
+	out.Search = t2.Sub(t1)
 	for _, id := range unlinked {
 		if len(links[id]) > 0 {
 			out.Linked++
@@ -84,5 +93,6 @@ func Update(ctx context.Context, s *store.Store, o UpdateOptions) (Updated, erro
 	if err := s.AppendLinks(ctx, links); err != nil {
 		return out, err
 	}
+	out.Write = time.Since(t2)
 	return out, nil
 }

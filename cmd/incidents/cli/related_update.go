@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -41,6 +42,8 @@ func runUpdate(ctx context.Context, app *App, cmd *cobra.Command, o *relatedOpts
 	fmt.Fprintf(app.Stdout, "generation %d: linked %d new cases and refreshed %d older lists (k=%d); run --recompute for a full refresh\n",
 		u.Gen, u.Linked, u.Refreshed, u.K)
 	fmt.Fprintf(app.Stdout, "the new lists are %s\n", u.Exactness)
+	fmt.Fprintf(app.Stderr, "read+index %s, search %s, write %s\n", u.Build.Round(time.Millisecond),
+		u.Search.Round(time.Millisecond), u.Write.Round(time.Millisecond))
 	if u.Alone > 0 {
 		fmt.Fprintf(app.Stderr, "%s no related case above the minimum score\n", plural(u.Alone, "case has", "cases have"))
 	}
