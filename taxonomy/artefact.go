@@ -44,7 +44,13 @@ type modelHeader struct {
 	Calibration *Calibration   `json:"calibration"`
 	TrainedOn   []string       `json:"trained_on"`
 	Sources     map[string]int `json:"sources,omitempty"`
+	// Level is "term" for a term model (its classes are terms, see
+	// featureSpace.Terms), empty for a class model.
+	Level string `json:"level,omitempty"`
 }
+
+// levelTerm is the Level of a term model.
+const levelTerm = "term"
 
 // modelInput is one input of a model file: its name ("rule:CLASS:score",
 // "rule:CLASS:best" or "word:STEM"), its IDF (words only) and one weight
@@ -62,26 +68,46 @@ func VocabularyDigest() string {
 }
 
 // Encode writes the model as its file: a JSON header line, then the inputs
-// one per line, every number rounded to modelDigits significant digits.
+// one per line, every number rounded to modelDigits significant digits,
+// then the term model (Terms) the same way under "terms" when there is one.
 // sources counts the training cases by source and is recorded as given.
 func (m *RootCauseModel) Encode(vocabDigest string, sources map[string]int) ([]byte, error) {
+	var b bytes.Buffer
+	if err := m.encode(&b, vocabDigest, sources); err != nil {
+		return nil, err
+	}
+	if m.Terms != nil {
+		b.WriteString(",\n\"terms\": ")
+		if err := m.Terms.encode(&b, vocabDigest, nil); err != nil {
+			return nil, err
+		}
+		b.WriteString("}")
+	}
+	b.WriteString("}\n")
+	return b.Bytes(), nil
+}
+
+// encode writes the header and inputs of one model, leaving its object open.
+func (m *RootCauseModel) encode(b *bytes.Buffer, vocabDigest string, sources map[string]int) error {
 	h := modelHeader{Format: modelFormat, Vocabulary: vocabDigest, Settings: m.Settings, Labels: m.Labels,
 		Classes: m.fs.Classes, Words: len(m.fs.Words), Bias: roundAll(m.b), Shared: roundAll(m.u), TrainedOn: m.TrainedOn, Sources: sources}
+	if m.fs.Terms {
+		h.Level = levelTerm
+	}
 	if m.Calibration != nil {
 		h.Calibration = &Calibration{X: roundAll(m.Calibration.X), Y: roundAll(m.Calibration.Y)}
 	}
 	head, err := json.Marshal(h)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var b bytes.Buffer
 	b.WriteString("{\"header\": ")
 	b.Write(head)
 	b.WriteString(",\n\"inputs\": [\n")
 	for j := 0; j < m.fs.dim(); j++ {
 		in := m.input(j)
 		name, _ := json.Marshal(in.Name)
-		fmt.Fprintf(&b, "[%s, %s, [", name, num(in.IDF))
+		fmt.Fprintf(b, "[%s, %s, [", name, num(in.IDF))
 		for k, w := range in.Weights {
 			if k > 0 {
 				b.WriteString(", ")
@@ -94,8 +120,8 @@ func (m *RootCauseModel) Encode(vocabDigest string, sources map[string]int) ([]b
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString("]}\n")
-	return b.Bytes(), nil
+	b.WriteString("]")
+	return nil
 }
 
 // input returns input j with its name, IDF and weights.
@@ -120,38 +146,60 @@ func DecodeRootCauseModel(b []byte) (*RootCauseModel, string, error) {
 	var doc struct {
 		Header modelHeader       `json:"header"`
 		Inputs []json.RawMessage `json:"inputs"`
+		Terms  json.RawMessage   `json:"terms"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return nil, "", fmt.Errorf("root-cause model: %w", err)
 	}
-	h := doc.Header
+	m, err := decodeModel(doc.Header, doc.Inputs)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(doc.Terms) > 0 {
+		tm, _, err := DecodeRootCauseModel(doc.Terms)
+		if err != nil {
+			return nil, "", fmt.Errorf("term model: %w", err)
+		}
+		if !tm.fs.Terms || tm.Terms != nil {
+			return nil, "", fmt.Errorf("root-cause model: its \"terms\" model lacks level %q, or holds one of its own", levelTerm)
+		}
+		m.Terms = tm
+	}
+	if m.fs.Terms && m.Terms != nil {
+		return nil, "", fmt.Errorf("root-cause model: level %q at the top of the file", levelTerm)
+	}
+	return m, doc.Header.Vocabulary, nil
+}
+
+// decodeModel builds one model from its header and inputs.
+func decodeModel(h modelHeader, inputs []json.RawMessage) (*RootCauseModel, error) {
 	if h.Format != modelFormat {
-		return nil, "", fmt.Errorf("root-cause model: format %d, want %d", h.Format, modelFormat)
+		return nil, fmt.Errorf("root-cause model: format %d, want %d", h.Format, modelFormat)
 	}
 	m := &RootCauseModel{Labels: h.Labels, Settings: h.Settings, Calibration: h.Calibration, TrainedOn: h.TrainedOn,
-		b: h.Bias, u: h.Shared, fs: &featureSpace{Classes: h.Classes, WordScale: h.Settings.WordScale}}
+		b: h.Bias, u: h.Shared, fs: &featureSpace{Classes: h.Classes, WordScale: h.Settings.WordScale, Terms: h.Level == levelTerm}}
 	if len(m.b) != len(m.Labels) {
-		return nil, "", fmt.Errorf("root-cause model: %d biases for %d labels", len(m.b), len(m.Labels))
+		return nil, fmt.Errorf("root-cause model: %d biases for %d labels", len(m.b), len(m.Labels))
 	}
 	m.w = make([][]float64, len(m.Labels))
-	for j, raw := range doc.Inputs {
+	for j, raw := range inputs {
 		var row [3]json.RawMessage
 		if err := json.Unmarshal(raw, &row); err != nil {
-			return nil, "", fmt.Errorf("root-cause model: input %d: %w", j+1, err)
+			return nil, fmt.Errorf("root-cause model: input %d: %w", j+1, err)
 		}
 		var in modelInput
 		if json.Unmarshal(row[0], &in.Name) != nil || json.Unmarshal(row[1], &in.IDF) != nil || json.Unmarshal(row[2], &in.Weights) != nil || len(in.Weights) != len(m.Labels) {
-			return nil, "", fmt.Errorf("root-cause model: input %d is not [name, idf, one weight per label]", j+1)
+			return nil, fmt.Errorf("root-cause model: input %d is not [name, idf, one weight per label]", j+1)
 		}
 		if err := m.addInput(j, in); err != nil {
-			return nil, "", err
+			return nil, err
 		}
 	}
-	if got, want := len(doc.Inputs), len(m.fs.Classes)*ruleFeatsPerClass+h.Words; got != want || h.Words == 0 {
-		return nil, "", fmt.Errorf("root-cause model: %d inputs, want %d", got, want)
+	if got, want := len(inputs), len(m.fs.Classes)*ruleFeatsPerClass+h.Words; got != want || h.Words == 0 {
+		return nil, fmt.Errorf("root-cause model: %d inputs, want %d", got, want)
 	}
 	m.fs.index()
-	return m, h.Vocabulary, nil
+	return m, nil
 }
 
 // addInput appends input j, which must come in Encode's order.

@@ -36,9 +36,12 @@
 //     from human labels, see model/ and package training) among the classes
 //     a sentence of the case supports; the evidence is the sentence that
 //     added most to the class's score, a class is refined to the subclass
-//     whose patterns match best, "unknown" is given only when the text says
-//     the cause is not established, and a text that states no cause gets no
-//     root cause (RootCauseDecision.Reason says why).
+//     whose patterns match best (where none matches, to the subclass or the
+//     class alone that the model's term model, learned from the labels'
+//     most specific root causes, finds likeliest), "unknown" is given only
+//     when the text says the cause is not established, and a text that
+//     states no cause gets no root cause (RootCauseDecision.Reason says
+//     why).
 //  5. Calibration: the model's probability becomes a confidence through an
 //     isotonic calibration fitted on out-of-fold decisions (OutOfFold), so
 //     a confidence reads as the share of such tags that are right.

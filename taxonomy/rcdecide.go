@@ -47,7 +47,9 @@ const (
 // to the class's score and its confidence the calibrated probability;
 // without one, the best rule class. Either way the class is refined to the
 // subclass whose patterns match best (rule score at least minSubclass),
-// with that match as evidence. "unknown" is given only when the text says
+// with that match as evidence; when no subclass pattern matches, a model
+// with a term model lets it choose between the class alone and a subclass
+// (learned from the labels' specific root causes, see fitTerms). "unknown" is given only when the text says
 // the cause is not established; a text that states no cause gets no tag.
 func (t *Tagger) RootCause(in *incident.Incident) RootCauseDecision {
 	return t.decide(t.v.ReadCase(in))
@@ -125,7 +127,9 @@ func (t *Tagger) ruleRootCause(e *CaseEvidence) RootCauseDecision {
 	return t.classDecision(e, bestID, best, best.Confidence)
 }
 
-// classDecision tags class cls, refined to its best-matching subclass.
+// classDecision tags class cls, refined to the subclass whose patterns
+// match best (rule score at least minSubclass); when none matches, to the
+// subclass the model's term model finds (termOf), or else the class alone.
 func (t *Tagger) classDecision(e *CaseEvidence, cls string, h Hit, p float64) RootCauseDecision {
 	id := cls
 	sub := ""
@@ -139,6 +143,10 @@ func (t *Tagger) classDecision(e *CaseEvidence, cls string, h Hit, p float64) Ro
 	if sub != "" {
 		id = sub
 		h.Evidence = e.Rules[sub].Evidence
+	} else if t.rc != nil && t.rc.Terms != nil {
+		if sub, ev, ok := t.rc.termOf(e, cls); ok {
+			id, h.Evidence = sub, ev
+		}
 	}
 	tag := autoTag(incident.RootCause, id, h)
 	return RootCauseDecision{Tag: &tag, Class: cls, Probability: p, Stated: true}

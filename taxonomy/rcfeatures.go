@@ -61,24 +61,31 @@ const (
 	ruleFeatsPerClass
 )
 
-// classBest returns, per class, the strongest single match and the passage
-// it is in.
-func (e *CaseEvidence) classBest() map[string]struct {
+// bestMatch is the strongest single pattern match of a class or term and
+// the passage it is in.
+type bestMatch struct {
 	strength float64
 	passage  int
-} {
-	out := map[string]struct {
-		strength float64
-		passage  int
-	}{}
+}
+
+// classBest returns, per class, the strongest single match and the passage
+// it is in.
+func (e *CaseEvidence) classBest() map[string]bestMatch { return e.bestBy(incident.ClassOf) }
+
+// termBest returns, per term, the strongest single match of its own
+// patterns and the passage it is in.
+func (e *CaseEvidence) termBest() map[string]bestMatch {
+	return e.bestBy(func(id string) string { return id })
+}
+
+// bestBy returns the strongest single match per key(term id).
+func (e *CaseEvidence) bestBy(key func(string) string) map[string]bestMatch {
+	out := map[string]bestMatch{}
 	for i, hs := range e.Hits {
 		for _, id := range sortedKeys(hs) {
-			c := incident.ClassOf(id)
+			c := key(id)
 			if b, ok := out[c]; !ok || hs[id] > b.strength {
-				out[c] = struct {
-					strength float64
-					passage  int
-				}{hs[id], i}
+				out[c] = bestMatch{hs[id], i}
 			}
 		}
 	}
@@ -108,7 +115,11 @@ type sparse struct {
 // block (log(1+weighted count) times IDF) L2-normalised and scaled by
 // WordScale.
 type featureSpace struct {
-	Classes   []string // every root-cause class of the vocabulary, in order
+	Classes []string // every root-cause class of the vocabulary, in order
+	// Terms makes Classes root-cause terms whose rule features are their
+	// own patterns' score and strongest match (a subclass model), not the
+	// roll-up of a class and its subclasses.
+	Terms     bool
 	Words     []string
 	IDF       []float64
 	WordScale float64
@@ -132,8 +143,7 @@ func (fs *featureSpace) wordBase() int { return len(fs.Classes) * ruleFeatsPerCl
 // vector returns the inputs of a case.
 func (fs *featureSpace) vector(e *CaseEvidence) sparse {
 	var x sparse
-	cls := classScores(e.Rules)
-	best := e.classBest()
+	cls, best := fs.ruleEvidence(e)
 	for i, c := range fs.Classes {
 		if s := cls[c].Confidence; s > 0 {
 			x.idx = append(x.idx, i*ruleFeatsPerClass+ruleFeatScore)
@@ -169,6 +179,15 @@ func (fs *featureSpace) vector(e *CaseEvidence) sparse {
 		}
 	}
 	return x
+}
+
+// ruleEvidence returns the rule score and the strongest match of each unit
+// of the space: classes, or with Terms, terms.
+func (fs *featureSpace) ruleEvidence(e *CaseEvidence) (map[string]Hit, map[string]bestMatch) {
+	if fs.Terms {
+		return e.Rules, e.termBest()
+	}
+	return classScores(e.Rules), e.classBest()
 }
 
 // buildFeatureSpace chooses the word features from training cases: words

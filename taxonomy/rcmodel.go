@@ -24,6 +24,10 @@ type RootCauseModel struct {
 	// TrainedOn lists the ids of the cases the model learned from, sorted.
 	TrainedOn []string
 
+	// Terms is the term model that refines a class to a subclass (see
+	// fitTerms); nil: the subclass whose patterns match best.
+	Terms *RootCauseModel
+
 	fs *featureSpace
 	w  [][]float64 // per label: one weight per input
 	b  []float64   // per label
@@ -49,10 +53,14 @@ type TrainSettings struct {
 	Shared bool `json:"shared"`
 	// Bigrams keeps word pairs ("load_balanc") as inputs besides words.
 	Bigrams bool `json:"bigrams"`
+	// Subclasses learns which subclass of its class (or the class alone) a
+	// case names (the term model, see fitTerms) instead of taking the
+	// subclass whose patterns match best.
+	Subclasses bool `json:"subclasses,omitempty"`
 }
 
 // DefaultTrainSettings are the settings of the shipped model.
-var DefaultTrainSettings = TrainSettings{MinDF: 3, WordScale: 1, L2Rule: 1e-2, L2Word: 3e-4, Balance: 0.5, Folds: 5, MaxIterations: 400, Shared: true}
+var DefaultTrainSettings = TrainSettings{MinDF: 3, WordScale: 1, L2Rule: 1e-2, L2Word: 3e-4, Balance: 0.5, Folds: 5, MaxIterations: 400, Shared: true, Subclasses: true}
 
 // Example is one training case: its evidence, its reference class and how
 // much it counts (1 unless a source is weighed up or down).
@@ -60,7 +68,10 @@ type Example struct {
 	ID       string
 	Evidence *CaseEvidence
 	Class    string
-	Weight   float64
+	// Term is the reference's most specific term ("" or the class when it
+	// names no subclass); only subclass models read it.
+	Term   string
+	Weight float64
 }
 
 // rootCauseClasses lists the classes of the vocabulary's root-cause facet.
@@ -76,32 +87,45 @@ func (v *Vocab) rootCauseClasses() []string {
 	return out
 }
 
-// fitRootCause learns the regression on exs (no calibration).
+// fitRootCause learns the regression on exs (no calibration), and with
+// Settings.Subclasses the term model that refines its classes (fitTerms).
 func fitRootCause(v *Vocab, exs []Example, s TrainSettings) *RootCauseModel {
+	m := fitModel(v.rootCauseClasses(), false, exs, func(ex Example) string { return ex.Class }, s)
+	if s.Subclasses {
+		m.Terms = fitTerms(v, exs, s)
+	}
+	return m
+}
+
+// fitModel learns a softmax regression over units (root-cause classes, or
+// with terms the terms of one class) from exs, each labelled label(ex); a
+// unit with fewer than minLabelCases examples is not a label.
+func fitModel(units []string, terms bool, exs []Example, label func(Example) string, s TrainSettings) *RootCauseModel {
 	m := &RootCauseModel{Settings: s}
 	count := map[string]int{}
 	evs := make([]*CaseEvidence, len(exs))
 	for i, ex := range exs {
-		count[ex.Class]++
+		count[label(ex)]++
 		evs[i] = ex.Evidence
 		m.TrainedOn = append(m.TrainedOn, ex.ID)
 	}
 	sort.Strings(m.TrainedOn)
-	for _, c := range v.rootCauseClasses() {
+	for _, c := range units {
 		if count[c] >= minLabelCases {
 			m.Labels = append(m.Labels, c)
 		}
 	}
-	m.fs = buildFeatureSpace(v.rootCauseClasses(), evs, s.MinDF, s.WordScale, s.Bigrams)
-	label := map[string]int{}
+	m.fs = buildFeatureSpace(units, evs, s.MinDF, s.WordScale, s.Bigrams)
+	m.fs.Terms = terms
+	index := map[string]int{}
 	for k, c := range m.Labels {
-		label[c] = k
+		index[c] = k
 	}
 	var xs []sparse
 	var ys []int
 	var ws []float64
 	for _, ex := range exs {
-		k, ok := label[ex.Class]
+		k, ok := index[label(ex)]
 		if !ok {
 			continue
 		}
@@ -109,7 +133,7 @@ func fitRootCause(v *Vocab, exs []Example, s TrainSettings) *RootCauseModel {
 		if w == 0 {
 			w = 1
 		}
-		w *= math.Pow(float64(len(exs))/(float64(len(m.Labels))*float64(count[ex.Class])), s.Balance)
+		w *= math.Pow(float64(len(exs))/(float64(len(m.Labels))*float64(count[label(ex)])), s.Balance)
 		xs = append(xs, m.fs.vector(ex.Evidence))
 		ys = append(ys, k)
 		ws = append(ws, w)
@@ -347,7 +371,8 @@ func (m *RootCauseModel) Contributions(e *CaseEvidence, k int) []float64 {
 			ci = i
 		}
 	}
-	if b, ok := e.classBest()[cls]; ok && ci >= 0 {
+	_, best := m.fs.ruleEvidence(e)
+	if b, ok := best[cls]; ok && ci >= 0 {
 		for f := 0; f < ruleFeatsPerClass; f++ {
 			j := ci*ruleFeatsPerClass + f
 			u := 0.0
@@ -387,7 +412,7 @@ func (m *RootCauseModel) Label(c string) int {
 func (m *RootCauseModel) supports(e *CaseEvidence, i, k int) bool {
 	cls := m.Labels[k]
 	for id := range e.Hits[i] {
-		if incident.ClassOf(id) == cls {
+		if incident.ClassOf(id) == cls && !m.fs.Terms || id == cls {
 			return true
 		}
 	}

@@ -3,6 +3,8 @@ package taxonomy
 import (
 	"fmt"
 	"sort"
+
+	"incidents/data/incident"
 )
 
 // Reference is the hand-made root cause of one case.
@@ -50,8 +52,15 @@ type RootCauseReport struct {
 	MacroF1Stated float64 `json:"macro_f1_stated"`
 	Accuracy      float64 `json:"accuracy"`
 	// TermAccuracy is the share of cases whose most specific term is exactly
-	// the reference's.
+	// the reference's; ClassRight counts the cases whose class is right and
+	// TermRight those of them whose term is too (a case given no tag whose
+	// reference is unknown counts in both).
 	TermAccuracy float64 `json:"term_accuracy"`
+	ClassRight   int     `json:"class_right"`
+	TermRight    int     `json:"term_right"`
+	// Terms counts the cases whose class is right by reference term, then
+	// predicted term: the confusion of specific root causes within a class.
+	Terms map[string]map[string]int `json:"terms"`
 	// Stated counts the cases whose text states a cause; Covered those of
 	// them given a cause (a class other than unknown).
 	Stated  int `json:"stated"`
@@ -109,7 +118,7 @@ func ScoreRootCauses(v *Vocab, name string, refs []Reference, preds []Prediction
 	for _, p := range preds {
 		byID[p.ID] = p
 	}
-	r := &RootCauseReport{Name: name, Cases: len(refs), Confusion: map[string]map[string]int{}}
+	r := &RootCauseReport{Name: name, Cases: len(refs), Confusion: map[string]map[string]int{}, Terms: map[string]map[string]int{}}
 	ref, pred, tp := map[string]int{}, map[string]int{}, map[string]int{}
 	var scored []Prediction
 	var right []bool
@@ -129,6 +138,14 @@ func ScoreRootCauses(v *Vocab, name string, refs []Reference, preds []Prediction
 		r.Confusion[g.Class][pc]++
 		if pc == g.Class {
 			tp[pc]++
+			pt := p.Term
+			if pt == "" {
+				pt = NoCause
+			}
+			if r.Terms[g.Term] == nil {
+				r.Terms[g.Term] = map[string]int{}
+			}
+			r.Terms[g.Term][pt]++
 		}
 		if g.Stated {
 			r.Stated++
@@ -138,6 +155,9 @@ func ScoreRootCauses(v *Vocab, name string, refs []Reference, preds []Prediction
 		}
 		if p.Term == g.Term || p.Term == "" && g.Term == NoCause {
 			exact++
+			if pc == g.Class {
+				r.TermRight++
+			}
 		}
 		if p.Term != "" {
 			scored = append(scored, p)
@@ -170,6 +190,7 @@ func ScoreRootCauses(v *Vocab, name string, refs []Reference, preds []Prediction
 			sum += k
 		}
 		r.Accuracy = float64(sum) / float64(len(refs))
+		r.ClassRight = sum
 		r.TermAccuracy = float64(exact) / float64(len(refs))
 	}
 	r.Reliability = Reliability(scored, right)
@@ -307,6 +328,56 @@ func (r *RootCauseReport) ConfusionTable() (header []string, rows [][]string) {
 			row = append(row, fmt.Sprint(r.Confusion[g][p]))
 		}
 		rows = append(rows, row)
+	}
+	return header, rows
+}
+
+// TermWithinClass is TermRight / ClassRight: how often the specific root
+// cause is right when the class is.
+func (r *RootCauseReport) TermWithinClass() float64 {
+	if r.ClassRight == 0 {
+		return 0
+	}
+	return float64(r.TermRight) / float64(r.ClassRight)
+}
+
+// TermTable returns the confusion of specific root causes within the
+// classes that were right: one row per (reference term, predicted term)
+// of a class with subclasses, most cases first within a class, classes in
+// vocabulary order.
+func (r *RootCauseReport) TermTable() (header []string, rows [][]string) {
+	header = []string{"class", "reference term", "predicted term", "cases"}
+	for _, c := range r.PerClass {
+		type cell struct {
+			ref, pred string
+			n         int
+		}
+		var cells []cell
+		sub := false
+		for ref, preds := range r.Terms {
+			if incident.ClassOf(ref) != c.Class {
+				continue
+			}
+			for pred, n := range preds {
+				cells = append(cells, cell{ref, pred, n})
+				sub = sub || ref != c.Class || pred != c.Class
+			}
+		}
+		if !sub {
+			continue
+		}
+		sort.Slice(cells, func(i, j int) bool {
+			if cells[i].ref != cells[j].ref {
+				return cells[i].ref < cells[j].ref
+			}
+			if cells[i].n != cells[j].n {
+				return cells[i].n > cells[j].n
+			}
+			return cells[i].pred < cells[j].pred
+		})
+		for _, x := range cells {
+			rows = append(rows, []string{c.Class, x.ref, x.pred, fmt.Sprint(x.n)})
+		}
 	}
 	return header, rows
 }

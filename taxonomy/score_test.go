@@ -42,6 +42,17 @@ func TestScoreRootCauses(t *testing.T) {
 	if r.Accuracy != 0.6 || r.TermAccuracy != 0.4 {
 		t.Errorf("accuracy %v term accuracy %v", r.Accuracy, r.TermAccuracy)
 	}
+	// The classes of a, c and d are right; the terms of a and d too.
+	if r.ClassRight != 3 || r.TermRight != 2 || math.Abs(r.TermWithinClass()-2.0/3) > 1e-12 {
+		t.Errorf("class right %d, term right %d, within %v", r.ClassRight, r.TermRight, r.TermWithinClass())
+	}
+	if r.Terms["software-defect"]["software-defect/race-condition"] != 1 || r.Terms["hardware/power"]["hardware/power"] != 1 || len(r.Terms["hardware"]) != 0 {
+		t.Errorf("term confusion %v", r.Terms)
+	}
+	// Rows for the classes with a subclass in play: software-defect first.
+	if _, rows := r.TermTable(); len(rows) != 2 || rows[0][0] != "software-defect" || rows[0][2] != "software-defect/race-condition" || rows[1][1] != "hardware/power" {
+		t.Errorf("term table %v", rows)
+	}
 	if r.Confusion["hardware"]["software-defect"] != 1 || r.Confusion["security"]["unknown"] != 1 {
 		t.Errorf("confusion %v", r.Confusion)
 	}

@@ -1,6 +1,7 @@
 package taxonomy
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -170,6 +171,58 @@ func TestRootCauseModelLearns(t *testing.T) {
 	}
 	if m.supports(probe, 1-best, hw) {
 		t.Errorf("%q should not support hardware", probe.Passages[1-best].Text)
+	}
+}
+
+// The term model learns a subclass whose patterns never match (the
+// "zorblat" cases are labelled hardware/cooling) and keeps the class alone
+// where its cases name none, while a subclass pattern that matches still
+// decides; a model with a term model survives its file.
+func TestTermModelFillsIn(t *testing.T) {
+	v := Default()
+	mk := func(id, text, class, term string) Example {
+		in := &incident.Incident{ID: id, Org: "o", Title: "t", Narrative: text}
+		return Example{ID: id, Evidence: v.ReadCase(in), Class: class, Term: term, Weight: 1}
+	}
+	var exs []Example
+	for i := 0; i < 8; i++ {
+		exs = append(exs,
+			mk(fmt.Sprintf("z%d", i), "The root cause was that the zorblat tripped in the hall.", "hardware", "hardware/cooling"),
+			mk(fmt.Sprintf("w%d", i), "The root cause was that the wumpel tripped in the hall.", "hardware", "hardware"),
+			mk(fmt.Sprintf("s%d", i), "The quindle mishandled the input and stopped.", "software-defect", "software-defect"))
+	}
+	s := DefaultTrainSettings
+	s.MinDF = 2
+	m := TrainRootCause(v, exs, s)
+	if m.Terms == nil || !m.Terms.fs.Terms || m.Terms.Label("hardware/cooling") < 0 || m.Terms.Label("hardware") < 0 {
+		t.Fatalf("term model %+v", m.Terms)
+	}
+	b, err := m.Encode("digest", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := DecodeRootCauseModel(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b2, _ := back.Encode("digest", nil); !bytes.Equal(b, b2) || back.Terms == nil {
+		t.Fatal("a model with a term model does not survive its file")
+	}
+	tg := NewTagger(v, back)
+	for _, c := range []struct{ text, want, evidence string }{
+		{"The root cause was that another zorblat tripped.", "hardware/cooling", "zorblat"},
+		{"The root cause was that another wumpel tripped.", "hardware", "wumpel"},
+		{"The root cause was a utility power outage; the zorblat tripped.", "hardware/power", "power outage"},
+	} {
+		d := tg.RootCause(&incident.Incident{ID: "q", Title: "t", Narrative: c.text})
+		if d.Tag == nil || d.Tag.Term != c.want || !strings.Contains(d.Tag.Evidence, c.evidence) {
+			t.Errorf("%q: %s (evidence %q), want %s", c.text, d, evidenceOf(d), c.want)
+		}
+	}
+	without := s
+	without.Subclasses = false
+	if m := TrainRootCause(v, exs, without); m.Terms != nil {
+		t.Error("Subclasses false learned a term model")
 	}
 }
 

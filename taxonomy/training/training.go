@@ -54,7 +54,7 @@ func Labelled(cases []*incident.Incident, labels *data.CaseLabels, half data.Hal
 func Examples(v *taxonomy.Vocab, cases []*incident.Incident, refs []taxonomy.Reference) []taxonomy.Example {
 	out := make([]taxonomy.Example, len(cases))
 	for i, in := range cases {
-		out[i] = taxonomy.Example{ID: in.ID, Evidence: v.ReadCase(in), Class: refs[i].Class, Weight: 1}
+		out[i] = taxonomy.Example{ID: in.ID, Evidence: v.ReadCase(in), Class: refs[i].Class, Term: refs[i].Term, Weight: 1}
 	}
 	return out
 }

@@ -36,6 +36,9 @@ type taggerSet struct {
 	Name   string                    `json:"name"`
 	Tagger string                    `json:"tagger"`
 	Report *taxonomy.RootCauseReport `json:"report"`
+	// ByCategory marks a set scored against categories, which name no
+	// specific root cause: its term figures mean nothing.
+	ByCategory bool `json:"by_category,omitempty"`
 }
 
 // taggerEval is what eval --tagger prints.
@@ -202,8 +205,8 @@ func evalTaggerCategories(ctx context.Context, paths []string) (*taggerEval, err
 	for _, s := range srcs {
 		ev.Categories = append(ev.Categories, taxonomy.EvaluateAgainstCategories(tg, s, bySource[s]))
 		if rep := taxonomy.EvaluateRootCausesAgainstCategories(tg, s, bySource[s]); rep.Cases > 0 {
-			ev.Sets = append(ev.Sets, taggerSet{Name: s + " sections naming a root cause", Tagger: "shipped", Report: rep},
-				taggerSet{Name: s + " sections naming a root cause", Tagger: "rules alone", Report: taxonomy.EvaluateRootCausesAgainstCategories(rules, s, bySource[s])})
+			ev.Sets = append(ev.Sets, taggerSet{Name: s + " sections naming a root cause", Tagger: "shipped", Report: rep, ByCategory: true},
+				taggerSet{Name: s + " sections naming a root cause", Tagger: "rules alone", Report: taxonomy.EvaluateRootCausesAgainstCategories(rules, s, bySource[s]), ByCategory: true})
 		}
 	}
 	return ev, nil
@@ -213,7 +216,7 @@ func evalTaggerCategories(ctx context.Context, paths []string) (*taggerEval, err
 func writeTaggerEval(w io.Writer, ev *taggerEval, format string) error {
 	fmt.Fprintln(w, ev.Note)
 	if len(ev.Sets) > 0 {
-		sum := &Table{Header: []string{"SET", "TAGGER", "CASES", "MACRO_F1", "MACRO_F1_STATED", "ACCURACY", "COVERAGE", "MAX_PRED/REF", "RIGHT_AT_0.8+"}}
+		sum := &Table{Header: []string{"SET", "TAGGER", "CASES", "MACRO_F1", "MACRO_F1_STATED", "ACCURACY", "TERM_ACCURACY", "TERM_IF_CLASS_RIGHT", "COVERAGE", "MAX_PRED/REF", "RIGHT_AT_0.8+"}}
 		for _, s := range ev.Sets {
 			r := s.Report
 			high := r.Reliability[len(r.Reliability)-1]
@@ -221,7 +224,11 @@ func writeTaggerEval(w io.Writer, ev *taggerEval, format string) error {
 			if high.Tags > 0 {
 				right = fmt.Sprintf("%.3f (%d)", high.Accuracy(), high.Tags)
 			}
-			sum.Rows = append(sum.Rows, []string{s.Name, s.Tagger, fmt.Sprint(r.Cases), f3(r.MacroF1), f3(r.MacroF1Stated), f3(r.Accuracy),
+			term, within := f3(r.TermAccuracy), fmt.Sprintf("%.3f (%d/%d)", r.TermWithinClass(), r.TermRight, r.ClassRight)
+			if s.ByCategory {
+				term, within = "-", "-"
+			}
+			sum.Rows = append(sum.Rows, []string{s.Name, s.Tagger, fmt.Sprint(r.Cases), f3(r.MacroF1), f3(r.MacroF1Stated), f3(r.Accuracy), term, within,
 				fmt.Sprintf("%.3f (%d/%d)", r.Coverage(), r.Covered, r.Stated), maxShare(r), right})
 		}
 		fmt.Fprintln(w)
@@ -237,11 +244,16 @@ func writeTaggerEval(w io.Writer, ev *taggerEval, format string) error {
 		for _, part := range []struct {
 			title string
 			table func() ([]string, [][]string)
+			terms bool
 		}{
-			{"per class: predicted vs reference distribution, precision, recall, F1", r.Table},
-			{"confusion matrix", r.ConfusionTable},
-			{"reliability of the confidence", r.ReliabilityTable},
+			{"per class: predicted vs reference distribution, precision, recall, F1", r.Table, false},
+			{"confusion matrix", r.ConfusionTable, false},
+			{"specific root causes within the classes that were right", r.TermTable, true},
+			{"reliability of the confidence", r.ReliabilityTable, false},
 		} {
+			if s.ByCategory && part.terms {
+				continue
+			}
 			fmt.Fprintf(w, "\n%s (%s), %s\n", s.Name, s.Tagger, part.title)
 			h, rows := part.table()
 			if err := (&Table{Header: h, Rows: rows}).Write(w, format); err != nil {
