@@ -47,10 +47,11 @@ const (
 // to the class's score and its confidence the calibrated probability;
 // without one, the best rule class. Either way the class is refined to the
 // subclass whose patterns match best (rule score at least minSubclass),
-// with that match as evidence; when no subclass pattern matches, a model
-// with a term model lets it choose between the class alone and a subclass
-// (learned from the labels' specific root causes, see fitTerms). "unknown" is given only when the text says
-// the cause is not established; a text that states no cause gets no tag.
+// with that match as evidence; when no subclass pattern matches, the
+// model's term model (learned from the labels' specific root causes, see
+// fitTerms) chooses between the class alone and one of its subclasses.
+// "unknown" is given only when the text says the cause is not
+// established; a text that states no cause gets no tag.
 func (t *Tagger) RootCause(in *incident.Incident) RootCauseDecision {
 	return t.decide(t.v.ReadCase(in))
 }
