@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -114,10 +116,75 @@ func checkExportDir(out string, force bool) error {
 	}
 	for _, e := range entries {
 		if !exported[e.Name()] {
-			return usagef("--out %s holds %s, which no export writes; --force only replaces a previous export: choose a new or empty directory", out, e.Name())
+			return notAnExport(out, "holds "+e.Name()+", which no export writes")
+		}
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	return previousExport(out, entries)
+}
+
+func notAnExport(out, what string) error {
+	return usagef("--out %s %s; --force only replaces a previous export: choose a new or empty directory", out, what)
+}
+
+// previousExport accepts out only as an export wrote it: its schema.json
+// is an export's manifest, every entry is a path that manifest lists, of
+// the kind an export writes (a file, or a view's directory of Parquet
+// files). A name alone proves nothing: a PagerDuty download is called
+// incidents.csv, and a folder of postmortems may be called incidents.
+func previousExport(out string, entries []os.DirEntry) error {
+	const maxManifest = 16 << 20
+	path := filepath.Join(out, "schema.json")
+	var m exportManifest
+	fi, err := os.Lstat(path)
+	if err == nil && fi.Mode().IsRegular() && fi.Size() <= maxManifest {
+		var b []byte
+		if b, err = os.ReadFile(path); err == nil {
+			err = json.Unmarshal(b, &m)
+		}
+	} else if err == nil {
+		err = errors.New("not a manifest")
+	}
+	if err != nil || !slices.Contains(exportFormats, m.Format) || len(m.Views) == 0 {
+		return notAnExport(out, "has no schema.json written by 'incidents export'")
+	}
+	isDir := map[string]bool{"schema.json": false}
+	for _, v := range m.Views {
+		first, _, nested := strings.Cut(v.Path, "/")
+		isDir[first] = nested
+	}
+	for _, e := range entries {
+		dir, listed := isDir[e.Name()]
+		switch {
+		case !listed:
+			return notAnExport(out, "holds "+e.Name()+", which its schema.json does not list")
+		case dir && !e.IsDir(), !dir && !e.Type().IsRegular():
+			return notAnExport(out, "holds "+e.Name()+", which is not what an export writes there")
+		case dir:
+			if err := onlyParquet(out, e.Name()); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// onlyParquet refuses a view's directory of a previous export that holds
+// anything but Parquet files (in year=… partitions or not).
+func onlyParquet(out, view string) error {
+	root := filepath.Join(out, view)
+	return filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".parquet") {
+			return nil
+		}
+		rel, _ := filepath.Rel(out, p)
+		return notAnExport(out, "holds "+rel+", which no export writes")
+	})
 }
 
 // exportManifest is DIR/schema.json.

@@ -139,6 +139,61 @@ func TestExportForceReplacesOnlyAnExport(t *testing.T) {
 	}
 }
 
+// TestExportForceKeepsTheUsersFiles: a directory is a previous export by
+// its schema.json and what that lists, not by names: --force once replaced
+// a directory holding only the user's PagerDuty download (incidents.csv),
+// or a folder of postmortems named incidents, and the files were gone.
+func TestExportForceKeepsTheUsersFiles(t *testing.T) {
+	db := analyticsDB(t)
+	prev := filepath.Join(t.TempDir(), "prev")
+	if _, _, err := runAnalytics(t, db, nil, "export", "--out", prev); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string // path in DIR -> content
+		from  string            // a previous export copied in first, or ""
+		want  string
+	}{
+		{"PagerDuty download", map[string]string{"incidents.csv": "incident_number,created_on\n1,2024-01-01T00:00:00Z\n"}, "", "schema.json"},
+		{"postmortems folder", map[string]string{"incidents/2024-01-db.md": "# DB outage\n"}, "", "schema.json"},
+		{"a schema.json of the user's", map[string]string{"schema.json": `{"type":"object"}`, "tags.csv": "a,b\n"}, "", "schema.json"},
+		{"notes inside a previous export", map[string]string{"incidents/year=2024/notes.md": "mine\n"}, prev, "incidents/year=2024/notes.md"},
+		{"a csv beside a parquet export", map[string]string{"tags.csv": "mine\n"}, prev, "tags.csv"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			if tc.from != "" {
+				if err := os.CopyFS(dir, os.DirFS(tc.from)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for p, body := range tc.files {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, p), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, _, err := runAnalytics(t, db, nil, "export", "--format", "csv", "--out", dir, "--force")
+			var u *UsageError
+			if !errors.As(err, &u) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "only replaces a previous export") {
+				t.Fatalf("err = %v, want a usage error naming %s", err, tc.want)
+			}
+			for p, body := range tc.files {
+				if b, err := os.ReadFile(filepath.Join(dir, p)); err != nil || string(b) != body {
+					t.Errorf("%s after a refused export: %q, %v", p, b, err)
+				}
+			}
+		})
+	}
+	// A previous export as it was written is still replaced.
+	if _, _, err := runAnalytics(t, db, nil, "export", "--format", "json", "--out", prev, "--force"); err != nil {
+		t.Fatalf("replacing a previous export: %v", err)
+	}
+}
+
 // TestExportRemovesLeftovers: the temporary directories a killed export of
 // the same DIR left beside it (by a PID that no longer runs, or named as
 // earlier versions did) are removed by the next export, which says so; a
