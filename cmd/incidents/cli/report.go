@@ -3,11 +3,13 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"incidents/data"
+	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"incidents/data"
 	"incidents/reports"
 )
 
@@ -82,6 +84,9 @@ writes one case page instead.
 				out = strings.TrimSuffix(out, ".html") + ".json"
 			}
 		}
+		if err := refuseDatabaseOut(app, out); err != nil {
+			return err
+		}
 		ctx := cmd.Context()
 		s, err := openStore(ctx, app, true)
 		if err != nil {
@@ -149,4 +154,40 @@ func sizeText(n int) string {
 		return fmt.Sprintf("%d kB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// refuseDatabaseOut refuses an --out that would replace a database: the
+// --db file (by any name, a link to it too), its write-ahead log, or any
+// other DuckDB database file (by the magic its header holds). A report
+// written there once turned the user's database into an HTML page.
+func refuseDatabaseOut(app *App, out string) error {
+	if out == "-" {
+		return nil
+	}
+	fi, err := os.Stat(out)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil // a new file, or one the write refuses by itself
+	}
+	for _, p := range []string{app.DBPath, app.DBPath + ".wal"} {
+		if db, err := os.Stat(p); err == nil && os.SameFile(fi, db) {
+			return usagef("--out %s is the database (--db %s): the report would replace it; choose another file", out, app.DBPath)
+		}
+	}
+	if isDuckDBFile(out) {
+		return usagef("--out %s is a DuckDB database: the report would replace it; choose another file", out)
+	}
+	return nil
+}
+
+// isDuckDBFile says whether path begins with a DuckDB database header: a
+// checksum of 8 bytes, then the magic "DUCK".
+func isDuckDBFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var head [12]byte
+	_, err = io.ReadFull(f, head[:])
+	return err == nil && string(head[8:12]) == "DUCK"
 }

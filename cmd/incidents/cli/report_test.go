@@ -227,3 +227,65 @@ func TestReportEmptyQuarterRefused(t *testing.T) {
 		t.Errorf("%s is not a report", out)
 	}
 }
+
+// TestReportNeverReplacesADatabase: a report written over the database
+// once turned it into an HTML page (every case lost). --out naming the
+// --db file by any name (itself, a symbolic or hard link), or another
+// DuckDB database, is refused as usage and the file stays byte for byte.
+func TestReportNeverReplacesADatabase(t *testing.T) {
+	db := reportDB(t)
+	dir := filepath.Dir(db)
+	other := reportDB(t)
+	sym, hard := filepath.Join(dir, "sym.html"), filepath.Join(dir, "hard.html")
+	if err := os.Symlink(db, sym); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(db, hard); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		file string
+	}{
+		{"the database", []string{"--out", db}, db},
+		{"the database, json", []string{"-o", "json", "--out", db}, db},
+		{"a case page", []string{"--case", "R-01", "--out", db}, db},
+		{"a symbolic link", []string{"--out", sym}, db},
+		{"a hard link", []string{"--out", hard}, db},
+		{"another database", []string{"--out", other}, other},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want, err := os.ReadFile(tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, err = runReport(t, db, tc.args...)
+			var u *UsageError
+			if !errors.As(err, &u) || !strings.Contains(err.Error(), "would replace it") {
+				t.Fatalf("err = %v, want a usage error saying the report would replace the database", err)
+			}
+			if got, err := os.ReadFile(tc.file); err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("%s changed (%d bytes, %v)", tc.file, len(got), err)
+			}
+		})
+	}
+	if after, _ := os.ReadFile(db); !bytes.Equal(after, before) {
+		t.Fatal("the database changed")
+	}
+	// A report over an earlier report is still replaced.
+	prev := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(prev, []byte("<html>old</html>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runReport(t, db, "--out", prev); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(prev); !bytes.Contains(b, []byte("<!DOCTYPE html>")) {
+		t.Errorf("the earlier report was not replaced: %.40q", b)
+	}
+}
