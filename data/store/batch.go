@@ -152,6 +152,12 @@ func writeOn(ctx context.Context, c *sql.Conn, fn func(w *writer) error) error {
 	w := &writer{ctx: ctx, c: c}
 	tr := trace("write")
 	if err := runWrite(w, fn); err != nil || w.id == 0 {
+		if err != nil && w.id != 0 {
+			// A write may have committed parts of itself (a generation's
+			// links, see linkRowsPerCommit): above the watermark they are
+			// invisible; removing them now spares the next write.
+			cleanup(context.WithoutCancel(ctx), c)
+		}
 		return err
 	}
 	tr("fn+commit")

@@ -55,6 +55,7 @@ func (s *Store) WriteGeneration(ctx context.Context, g Generation, links map[str
 func (s *Store) WriteGenerationStream(ctx context.Context, g Generation, produce func(emit func(from string, links []incident.Link) error) error) (int64, error) {
 	stampNow := g.CreatedAt.IsZero()
 	var gen int64
+	defer s.limitMemory(ctx, linkWriteMemory)()
 	err := s.write(ctx, func(w *writer) error {
 		if err := w.begin(); err != nil {
 			return err
@@ -113,7 +114,16 @@ func appendLinks(c *sql.Conn, gen, batch int64, produce func(emit func(from stri
 		}
 		var buf []byte
 		var terms []any // the shared terms as the appender takes a list without reflection
+		rows := 0
 		err = produce(func(id string, links []incident.Link) error {
+			if rows >= linkRowsPerCommit {
+				rows = 0
+				var err error
+				if a, err = recommit(dc, a); err != nil {
+					return err
+				}
+			}
+			rows += len(links)
 			for i, l := range links {
 				rank := l.Rank
 				if rank == 0 {
@@ -139,11 +149,44 @@ func appendLinks(c *sql.Conn, gen, batch int64, produce func(emit func(from stri
 			return nil
 		})
 		if err != nil {
-			a.Close()
+			if a != nil {
+				a.Close()
+			}
 			return err
 		}
 		return a.Close()
 	})
+}
+
+// linkWriteMemory is DuckDB's memory limit while a generation is written.
+const linkWriteMemory = "256MB"
+
+// linkRowsPerCommit is how many links a generation's write appends before
+// it commits DuckDB's transaction and begins the next one, so that DuckDB
+// holds at most about that many uncommitted rows in memory (a 100k-case
+// recompute writes a million). This keeps the write all or nothing: its
+// rows carry its batch id, and only its commit record makes any of them
+// visible (batch.go); a write that fails or is killed after some of these
+// commits leaves rows above the watermark, which readers never see and
+// cleanup removes. Measured in the README's Scaling (peak RSS of
+// related --recompute at 100k). A variable so that tests can make the
+// write commit often.
+var linkRowsPerCommit = 2 * 122880
+
+// recommit closes appender a, commits the transaction of its connection,
+// begins the next one and returns a new appender on the links (nil with an
+// error).
+func recommit(dc any, a *duckdb.Appender) (*duckdb.Appender, error) {
+	if err := a.Close(); err != nil {
+		return nil, err
+	}
+	ex := dc.(driver.ExecerContext)
+	for _, q := range []string{"COMMIT", "BEGIN TRANSACTION"} {
+		if _, err := ex.ExecContext(context.Background(), q, nil); err != nil {
+			return nil, err
+		}
+	}
+	return duckdb.NewAppenderFromConn(dc.(driver.Conn), "core", "links")
 }
 
 // appendSharedTags encodes shared tags exactly as json.Marshal does (keys

@@ -38,12 +38,7 @@ func (s *Store) EachIndexed(ctx context.Context, key string, fn func(in *inciden
 	// DuckDB's buffer pool (the stored documents: most of the file) for
 	// the rest of the process; a lower limit for the scan lets them go.
 	// The limit is database-wide and is restored afterwards.
-	var limit string
-	if err := s.h.db.QueryRowContext(ctx, `SELECT current_setting('memory_limit')`).Scan(&limit); err == nil {
-		if _, err := s.h.db.ExecContext(ctx, `SET memory_limit = '`+indexScanMemory+`'`); err == nil {
-			defer s.h.db.ExecContext(context.Background(), `SET memory_limit = '`+strings.ReplaceAll(limit, "'", "")+`'`)
-		}
-	}
+	defer s.limitMemory(ctx, indexScanMemory)()
 	// The stored analyses are the probe side of the join (streamed); the
 	// cases' small columns are what it builds on. Texts are extracted only
 	// for the cases without an analysis.
@@ -91,6 +86,22 @@ RIGHT JOIN core.live_incidents i ON t.incident_id = i.id AND t.hash = i.hash`, k
 		return err
 	}
 	return ctx.Err()
+}
+
+// limitMemory sets DuckDB's memory limit (database-wide) to limit and
+// returns the function that restores the limit before; when the limit
+// cannot be read or set, nothing changes.
+func (s *Store) limitMemory(ctx context.Context, limit string) (restore func()) {
+	var was string
+	if err := s.h.db.QueryRowContext(ctx, `SELECT current_setting('memory_limit')`).Scan(&was); err != nil {
+		return func() {}
+	}
+	if _, err := s.h.db.ExecContext(ctx, `SET memory_limit = '`+strings.ReplaceAll(limit, "'", "")+`'`); err != nil {
+		return func() {}
+	}
+	return func() {
+		_, _ = s.h.db.ExecContext(context.Background(), `SET memory_limit = '`+strings.ReplaceAll(was, "'", "")+`'`)
+	}
 }
 
 // indexScanMemory is DuckDB's memory limit while EachIndexed scans.
