@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 )
@@ -71,16 +72,49 @@ type credit struct {
 	w    float32
 }
 
-// buildCommonTags finds the common tags and builds their bitsets.
+// buildCommonTags finds the common tags and builds their bitsets, from the
+// case vectors (the whole inverted index is only built when needed). The
+// mean weight is summed in the order of the tag's posting list (weight
+// descending, then case ascending), as the search reads it.
 func (ix *Index) buildCommonTags() {
 	n := len(ix.cases)
+	nt := uint32(ix.nText)
 	ix.common = map[uint32]int{}
+	count := make([]int, len(ix.tags))
+	for _, f := range ix.fid {
+		if f >= nt {
+			count[f-nt]++
+		}
+	}
+	common := map[uint32][]posting{}
+	for t, c := range count {
+		if c >= CommonTagMinCases && float64(c) > CommonTagShare*float64(n) {
+			common[nt+uint32(t)] = make([]posting, 0, c)
+		}
+	}
+	if len(common) == 0 {
+		return
+	}
+	for i := range n {
+		fids, fws := ix.vec(i)
+		for j := len(fids) - 1; j >= 0 && fids[j] >= nt; j-- {
+			if ps, ok := common[fids[j]]; ok {
+				common[fids[j]] = append(ps, posting{uint32(i), fws[j]})
+			}
+		}
+	}
 	for t := range ix.tags {
-		f := uint32(ix.nText + t)
-		ps := ix.post[ix.poff[f]:ix.poff[f+1]]
-		if len(ps) < CommonTagMinCases || float64(len(ps)) <= CommonTagShare*float64(n) {
+		f := nt + uint32(t)
+		ps, ok := common[f]
+		if !ok {
 			continue
 		}
+		slices.SortFunc(ps, func(a, b posting) int {
+			if a.w != b.w {
+				return cmp.Compare(b.w, a.w)
+			}
+			return cmp.Compare(a.doc, b.doc)
+		})
 		b := make([]uint64, (n+63)/64)
 		var sum float64
 		for _, p := range ps {

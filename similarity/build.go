@@ -333,12 +333,9 @@ func (b *Builder) index() *Index {
 	})
 	ws, raw, local = nil, nil, nil //nolint:ineffassign // release for the GC
 
-	ix.poff, ix.post = ix.buildPostings(nw, 0)
-	ix.maxw = make([]float32, len(ix.poff)-1)
-	for f := range ix.maxw {
-		if a, b := ix.poff[f], ix.poff[f+1]; a < b {
-			ix.maxw[f] = ix.post[a].w
-		}
+	ix.maxw = make([]float32, ix.nText+len(ix.tags))
+	for j, f := range ix.fid {
+		ix.maxw[f] = max(ix.maxw[f], ix.fw[j])
 	}
 	ix.cpoff, ix.cpost = ix.buildPostings(nw, approxBudget.features)
 	ix.buildCommonTags()

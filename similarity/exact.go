@@ -82,7 +82,10 @@ type lists struct {
 }
 
 // allLists is the index's whole inverted index.
-func (ix *Index) allLists() lists { return lists{ix.poff, ix.post, len(ix.cases)} }
+func (ix *Index) allLists() lists {
+	poff, post := ix.fullLists()
+	return lists{poff, post, len(ix.cases)}
+}
 
 // prefixRead reads whole posting lists of l for the query (fids, fws),
 // the most bound removed per posting first, accumulating in sc each doc's

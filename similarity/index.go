@@ -65,10 +65,14 @@ type Index struct {
 	fw  []float32
 
 	// Inverted index: postings of feature f are post[poff[f]:poff[f+1]],
-	// by weight descending then case ascending; maxw[f] is the largest.
-	poff []uint32
-	post []posting
-	maxw []float32
+	// by weight descending then case ascending, built on first use
+	// (fullLists): only the exact search and Search read it, so a
+	// recompute's default search never pays for it (80 MB at 100k
+	// generated cases). maxw[f] is the largest weight of feature f.
+	fullOnce sync.Once
+	poff     []uint32
+	post     []posting
+	maxw     []float32
 	// Candidate index of the approximate search: the same, but each case
 	// is only listed under its CandidateFeatures heaviest features.
 	cpoff []uint32
@@ -118,6 +122,13 @@ func (ix *Index) workers() int {
 		return ix.p.Workers
 	}
 	return runtime.GOMAXPROCS(0)
+}
+
+// fullLists returns the whole inverted index (poff, post), building it on
+// the first call; safe for concurrent use.
+func (ix *Index) fullLists() ([]uint32, []posting) {
+	ix.fullOnce.Do(func() { ix.poff, ix.post = ix.buildPostings(ix.workers(), 0) })
+	return ix.poff, ix.post
 }
 
 func (ix *Index) vec(i int) ([]uint32, []float32) {

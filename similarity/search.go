@@ -67,9 +67,10 @@ func (ix *Index) Search(query string, filter func(*incident.Incident) bool, k in
 	}
 	acc := map[uint32]float64{}
 	matched := map[uint32]int{}
+	poff, post := ix.fullLists()
 	for i, f := range fids {
 		q := float64(fws[i])
-		for _, p := range ix.post[ix.poff[f]:ix.poff[f+1]] {
+		for _, p := range post[poff[f]:poff[f+1]] {
 			acc[p.doc] += q * float64(p.w)
 			matched[p.doc]++
 		}
