@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"encoding/csv"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -70,10 +71,47 @@ func (w *csvRow) cellError(kind incident.Kind, c cell, hint, format string, args
 	return incident.Errorf(kind, format, args...).AtCol(w.p.name, line, col).WithField(w.p.names[c.col]).WithHint(hint)
 }
 
+// oneValue refuses a row where a field that holds one value (title, a
+// time, ...) has a repeated column (title,title) whose cells differ: the
+// first would win and the other be dropped without a word.
+func (w *csvRow) oneValue() error {
+	fields := make([]string, 0, len(w.p.fields))
+	for f := range w.p.fields {
+		fields = append(fields, f)
+	}
+	sort.Strings(fields)
+	for _, f := range fields {
+		if k := csvFields[f]; k == kindList || k == kindLines || k == kindURLs || k == kindAlias || k == kindServices {
+			continue
+		}
+		cs := w.cells(f)
+		for _, c := range cs[min(1, len(cs)):] {
+			if c.val != cs[0].val {
+				return w.cellError(incident.ErrInvalid, c,
+					"keep one column of that name, or rename the other and map it with --map",
+					"the column %q appears twice in the header and this row holds two values for field %q (%q and %q)",
+					w.p.names[c.col], f, clip(cs[0].val), clip(c.val))
+			}
+		}
+	}
+	return nil
+}
+
+// clip shortens a cell for a message.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
+}
+
 // row turns one record into a case.
 func (p *csvPlan) row(r *csv.Reader, rec []string, line int) (*incident.Incident, error) {
 	w := &csvRow{p: p, r: r, rec: rec, line: line, loc: p.loc, zone: p.zone}
 	c := &incident.Incident{Format: csvFormat, SourceFile: p.name}
+	if err := w.oneValue(); err != nil {
+		return nil, err
+	}
 	if z, ok := w.first("time_zone"); ok {
 		loc, found := zoneLocation(z.val)
 		if !found {

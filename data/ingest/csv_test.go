@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -337,4 +338,41 @@ func TestCSVDescriptionTimeline(t *testing.T) {
 		t.Errorf("K-2: %+v", b)
 	}
 	wantNote(t, res, "times of 1 row read from the description")
+}
+
+// TestCSVRepeatedOneValueColumn: a header that repeats a column of a field
+// holding one value (title,title) with two different values in a row is
+// refused at that cell; the second value was dropped without a word and
+// the note said every column was kept. Equal values, and repeated list
+// columns, still import.
+func TestCSVRepeatedOneValueColumn(t *testing.T) {
+	tests := []struct {
+		name, body string
+		line, col  int // 0: imports
+		field      string
+		title      string
+	}{
+		{"titles differ", "id,title,title,org\nx-1,A outage,B outage,Acme\n", 2, 14, "title", ""},
+		{"second row differs", "id,org,start,start,title\nx-1,Acme,2024-01-01T10:00:00Z,2024-01-01T10:00:00Z,t\nx-2,Acme,2024-01-01T10:00:00Z,2024-01-02T10:00:00Z,t\n", 3, 31, "start", ""},
+		{"ids differ", "ID,title,id,org\nx-1,A outage,x-2,Acme\n", 2, 14, "id", ""},
+		{"titles equal", "id,title,Title,org\nx-1,A outage,A outage,Acme\n", 0, 0, "", "A outage"},
+		{"one empty", "id,title,title,org\nx-1,,B outage,Acme\n", 0, 0, "", "B outage"},
+		{"keywords", "id,title,keywords,keywords,org\nx-1,A outage,db,network,Acme\n", 0, 0, "", "A outage"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := ParseChecked(Input{Name: "t.csv", Data: []byte(tt.body)}, "")
+			if tt.line == 0 {
+				if err != nil || len(res.Incidents) != 1 || res.Incidents[0].Title != tt.title {
+					t.Fatalf("want one case titled %q: %v %+v", tt.title, err, res)
+				}
+				return
+			}
+			var ie *incident.Error
+			if !errors.As(err, &ie) || ie.Kind != incident.ErrInvalid || ie.Line != tt.line || ie.Col != tt.col ||
+				!strings.EqualFold(ie.Field, tt.field) || !strings.Contains(ie.Error(), "appears twice") || ie.Hint == "" {
+				t.Fatalf("want an invalid %s at %d:%d: %#v", tt.field, tt.line, tt.col, err)
+			}
+		})
+	}
 }
