@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,7 +103,10 @@ func (v values) count(name string) int {
 // read validates the query of r against the endpoint's parameters. strict
 // (the API) refuses parameters the endpoint does not take.
 func (ep endpoint) read(r *http.Request, strict bool) (values, error) {
-	q := r.URL.Query()
+	q, err := parseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, err
+	}
 	out := values{}
 	for name, vs := range q {
 		p, ok := ep.param(name)
@@ -128,6 +132,37 @@ func (ep endpoint) read(r *http.Request, strict bool) (values, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// parseQuery reads a query string as url.ParseQuery does, but refuses the
+// pairs it would drop without a word (r.URL.Query() ignores its error): a
+// ';' separator (by=org;metric=ttd) or a broken % escape, naming the
+// parameter.
+func parseQuery(raw string) (url.Values, error) {
+	q, err := url.ParseQuery(raw)
+	if err == nil {
+		return q, nil
+	}
+	for part := range strings.SplitSeq(raw, "&") {
+		if _, perr := url.ParseQuery(part); perr == nil {
+			continue
+		}
+		name, _, _ := strings.Cut(part, "=")
+		if n, uerr := url.QueryUnescape(name); uerr == nil {
+			name = n
+		}
+		if len(part) > 60 {
+			part = part[:60] + "…"
+		}
+		hint := "write a literal % as %25"
+		if strings.Contains(part, ";") {
+			hint = "separate parameters with &, not ;, and write a literal ; as %3B"
+		}
+		return nil, &incident.Error{Kind: incident.ErrInvalid, Field: name,
+			Msg: fmt.Sprintf("parameter %s cannot be read from %q", name, part), Hint: hint}
+	}
+	return nil, &incident.Error{Kind: incident.ErrInvalid, Msg: "the query string cannot be read: " + err.Error(),
+		Hint: "separate parameters with & and percent-encode their values"}
 }
 
 func (ep endpoint) param(name string) (param, bool) {

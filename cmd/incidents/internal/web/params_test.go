@@ -56,6 +56,11 @@ func TestParams(t *testing.T) {
 		{epVocab, "facet=root_cause", true, nil, "facet", "takes no parameters"},
 		{epTopic, "limit=x", true, nil, "limit", ""},
 		{epSQL, "sql=SELECT+1", true, nil, "sql", "takes no parameters"},
+		// url.Values drops these pairs without a word: the default grouping answered.
+		{epStats, "by=org;metric=ttd", true, nil, "by", "not ;"},
+		{epStats, "metric=ttd&by=%zzorg", true, nil, "by", "%25"},
+		{epCases, "year=2021;utm=x", false, nil, "year", "not ;"},
+		{epCases, "q=100%3B+dns", true, map[string]string{"q": "100; dns"}, "", ""},
 	} {
 		t.Run(tc.ep.path+"?"+tc.query, func(t *testing.T) {
 			v, err := tc.ep.read(httptest.NewRequest("GET", tc.ep.path+"?"+tc.query, nil), tc.strict)
