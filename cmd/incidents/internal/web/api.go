@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"strings"
@@ -199,6 +200,17 @@ func (s *Server) apiSQL(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeError(w, http.StatusBadRequest, "body is not a JSON object {\"sql\": ...}: "+bodyProblem(err), `e.g. {"sql": "SELECT count(*) FROM incidents", "max_rows": 100}`)
+		return
+	}
+	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
+		// {"sql": "SELECT 1"} {"sql": "..."}: only the first would run.
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			s.apiFail(w, r, mb)
+			return
+		}
+		writeError(w, http.StatusBadRequest, "body holds more after its JSON object; send one object {\"sql\": ...}",
+			"send one statement per request")
 		return
 	}
 	if strings.TrimSpace(req.SQL) == "" {

@@ -200,6 +200,9 @@ func TestSQLAPI(t *testing.T) {
 		{"bad json", "application/json", `{"sql": 1}`, 400},
 		{"unknown field", "application/json", `{"query": "SELECT 1"}`, 400},
 		{"empty", "application/json", `{"sql": "  "}`, 400},
+		{"two objects", "application/json", `{"sql": "SELECT 1"} {"sql": "SELECT 2"}`, 400}, // only the first ran
+		{"trailing garbage", "application/json", `{"sql": "SELECT 1"}x`, 400},
+		{"trailing space", "application/json", "{\"sql\": \"SELECT 1\"}\n ", 200},
 		{"form", "application/x-www-form-urlencoded", "sql=SELECT+1", 415}, // what a foreign page can make a browser send
 		{"text", "text/plain", `{"sql": "SELECT 1"}`, 415},
 		{"json with charset", "application/json; charset=utf-8", `{"sql": "SELECT 1"}`, 200},
