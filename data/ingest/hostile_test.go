@@ -97,6 +97,42 @@ func TestNotRegularFiles(t *testing.T) {
 	}
 }
 
+// TestLinkedDirectoryNamed: a link to a directory named as the path to
+// ingest is walked (it found no case files: WalkDir does not follow its
+// root), under the name given; a link to a directory inside it still is
+// skipped, so a link back up cannot loop.
+func TestLinkedDirectoryNamed(t *testing.T) {
+	real := t.TempDir()
+	writeCase(t, filepath.Join(real, "a.json"), "T-A")
+	link := filepath.Join(t.TempDir(), "cases")
+	for _, err := range []error{os.Symlink(real, link), os.Symlink(real, filepath.Join(real, "loop.json"))} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, root := range []string{link, link + "/"} {
+		var ids, skipped []string
+		for _, r := range loadWithin(t, root) {
+			switch {
+			case IsSkipped(r.Err):
+				skipped = append(skipped, filepath.Base(r.Path))
+			case r.Err != nil:
+				t.Errorf("%s: %v", r.Path, r.Err)
+			default:
+				if r.Path != filepath.Join(link, "a.json") {
+					t.Errorf("read as %s, want it under the name given", r.Path)
+				}
+				for _, c := range r.Result.Incidents {
+					ids = append(ids, c.ID)
+				}
+			}
+		}
+		if strings.Join(ids, " ") != "T-A" || strings.Join(skipped, " ") != "loop.json" {
+			t.Errorf("%s: read %v, skipped %v; want T-A and loop.json skipped", root, ids, skipped)
+		}
+	}
+}
+
 // TestNonUTF8FileName: a file name that is not UTF-8 is recorded as
 // valid UTF-8 with the bad bytes escaped (losslessly: unescaping gives the
 // name back), and a warning says so; a UTF-8 name is kept as it is.

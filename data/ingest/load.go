@@ -101,13 +101,20 @@ func Expand(paths []string) ([]string, []FileResult) {
 			files = append(files, p)
 			continue
 		}
+		root := p
+		if lst, err := os.Lstat(p); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			// A link to a directory named on the command line is walked
+			// (WalkDir would not follow it and find nothing); links met
+			// inside the walk still are not.
+			root = p + string(filepath.Separator)
+		}
 		var found []string
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				cannot(path, "cannot read", err)
 				return nil
 			}
-			if path != p && strings.HasPrefix(d.Name(), ".") {
+			if path != root && strings.HasPrefix(d.Name(), ".") {
 				if d.IsDir() {
 					return filepath.SkipDir
 				}
