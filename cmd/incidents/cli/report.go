@@ -2,14 +2,17 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"incidents/data"
+	"incidents/data/safefile"
 	"incidents/reports"
 )
 
@@ -51,7 +54,9 @@ says why. --quarter forces one quarter. --org limits the report to one
 organisation. A quarter without cases (of that organisation) is refused with
 the range of quarters that have cases, and nothing is written. --case ID
 writes one case page instead.
--o json writes the report data (the figures the page draws) instead of HTML.`,
+-o json writes the report data (the figures the page draws) instead of HTML.
+An existing --out is replaced only when it is empty or an earlier report
+(an HTML page, or report data); any other file is refused and kept.`,
 		Example: `  incidents report
   incidents report --quarter 2024Q3 --out 2024Q3.html --title "Platform reliability, 2024Q3"
   incidents report --org GitHub --quarter 2023Q2
@@ -165,6 +170,9 @@ func refuseDatabaseOut(app *App, out string) error {
 		return nil
 	}
 	fi, err := os.Stat(out)
+	if err == nil && fi.IsDir() {
+		return usagef("--out %s is a directory; name the file to write, e.g. --out %s", out, filepath.Join(out, "report.html"))
+	}
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil // a new file, or one the write refuses by itself
 	}
@@ -176,8 +184,40 @@ func refuseDatabaseOut(app *App, out string) error {
 	if isDuckDBFile(out) {
 		return usagef("--out %s is a DuckDB database: the report would replace it; choose another file", out)
 	}
+	if fi.Size() > 0 && !isEarlierReport(out) {
+		return usagef("--out %s is not an earlier report (neither an HTML page nor report data): the report would replace it; choose another file, or remove it first", out)
+	}
 	return nil
 }
+
+// isEarlierReport says whether path holds what a report may replace: an
+// HTML page, or the JSON of a report (-o json: an object with "period" and
+// "headline", or a case page's with "case" and no "id"). Notes, a CSV or
+// a case JSON file (report --case ID -o json writes ID.json by default)
+// are not, and were replaced without a word.
+func isEarlierReport(path string) bool {
+	b, err := safefile.Read(path, maxReportBytes)
+	if err != nil {
+		return false
+	}
+	head := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(string(b[:min(len(b), 512)]), "\ufeff")))
+	if strings.HasPrefix(head, "<!doctype html") || strings.HasPrefix(head, "<html") {
+		return true
+	}
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(b, &keys) != nil {
+		return false
+	}
+	_, period := keys["period"]
+	_, headline := keys["headline"]
+	_, cs := keys["case"]
+	_, id := keys["id"]
+	return period && headline || cs && !id
+}
+
+// maxReportBytes bounds the file isEarlierReport reads: a report at 100k
+// cases is about 2 MB.
+const maxReportBytes = 64 << 20
 
 // isDuckDBFile says whether path begins with a DuckDB database header: a
 // checksum of 8 bytes, then the magic "DUCK".

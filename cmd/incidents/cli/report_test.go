@@ -289,3 +289,77 @@ func TestReportNeverReplacesADatabase(t *testing.T) {
 		t.Errorf("the earlier report was not replaced: %.40q", b)
 	}
 }
+
+// TestReportKeepsTheUsersFiles: an --out that holds something other than
+// an earlier report (notes, a CSV, a case JSON file: report --case ID -o
+// json writes ID.json by default) is refused with exit 2 and kept; it was
+// replaced by the report without a word. A directory is refused in words
+// (it failed on a rename). An earlier report, HTML or JSON, and an empty
+// file are still replaced.
+func TestReportKeepsTheUsersFiles(t *testing.T) {
+	db := reportDB(t)
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if err := os.Mkdir(filepath.Join(dir, "pages"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, file, body string
+		args             []string
+		refused          string // "": replaced
+	}{
+		{"notes", "notes.txt", "my notes\n", nil, "not an earlier report"},
+		{"a csv", "incidents.csv", "id,title\nx,y\n", nil, "not an earlier report"},
+		{"a case file", "R-01.json", `{"id":"R-01","org":"Acme","title":"t"}`, []string{"--case", "R-01", "-o", "json"}, "not an earlier report"},
+		{"a case file titled first", "q.json", `{"title":"t","id":"R-01"}`, []string{"-o", "json"}, "not an earlier report"},
+		{"a directory", "pages", "", nil, "is a directory"},
+		{"an earlier report", "old.html", "\ufeff<!DOCTYPE html><p>old", nil, ""},
+		{"an earlier case page", "case.html", "<html>old</html>", []string{"--case", "R-01"}, ""},
+		{"empty", "empty.html", "", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, tc.file)
+			if tc.file != "pages" {
+				write(tc.file, tc.body)
+			}
+			args := append([]string{"--out", p}, tc.args...)
+			_, _, err := runReport(t, db, args...)
+			got, _ := os.ReadFile(p)
+			if tc.refused == "" {
+				if err != nil || len(got) < 100 {
+					t.Fatalf("not replaced: %v, %d bytes", err, len(got))
+				}
+				// What it wrote is an earlier report the next run replaces.
+				if _, _, err := runReport(t, db, args...); err != nil {
+					t.Fatalf("second run: %v", err)
+				}
+				return
+			}
+			var u *UsageError
+			if !errors.As(err, &u) || !strings.Contains(err.Error(), tc.refused) {
+				t.Fatalf("err = %v, want a usage error saying %q", err, tc.refused)
+			}
+			if tc.file != "pages" && string(got) != tc.body {
+				t.Fatalf("%s changed: %.60q", tc.file, got)
+			}
+		})
+	}
+	// The JSON of a quarter report, then of a case page, is replaced too.
+	for _, args := range [][]string{{"-o", "json"}, {"--case", "R-01", "-o", "json"}} {
+		p := filepath.Join(dir, "data.json")
+		for range 2 {
+			if _, _, err := runReport(t, db, append([]string{"--out", p}, args...)...); err != nil {
+				t.Fatalf("%v: %v", args, err)
+			}
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "pages")); len(entries) != 0 {
+		t.Errorf("pages/ holds %d entries", len(entries))
+	}
+}
