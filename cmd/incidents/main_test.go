@@ -220,6 +220,8 @@ func TestExitCodes(t *testing.T) {
 	mustRun(t, unlinked, "ingest", "--bundled")
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`{"id": "X-1", "org": "Example", "title": ["a", "b"]}`), 0o644)
+	notes := filepath.Join(dir, "notes.txt") // --db naming a file that is no database
+	os.WriteFile(notes, []byte("my notes\n"), 0o644)
 
 	for _, tt := range []struct {
 		why  string
@@ -250,11 +252,17 @@ func TestExitCodes(t *testing.T) {
 		{"database refused: newer schema", newer, []string{"list"}, 4, "newer"},
 		{"database refused: failed check", orphan, []string{"check"}, 4, "integrity problems"},
 		{"database refused: stale-corpus guard", shrunk, []string{"related", "--recompute"}, 4, "--force"},
+		{"database refused: not a database (it said database/sql/driver, exit 1)", notes, []string{"list"}, 4, "is not a DuckDB database (it holds something else); pass --db"},
+		{"database refused: not a database, read-only SQL", notes, []string{"sql", "SELECT 1"}, 4, "is not a DuckDB database"},
+		{"database refused: not a database, an import", notes, []string{"ingest", "--bundled"}, 4, "is not a DuckDB database"},
 	} {
 		r := runBin(tt.db, tt.args...)
 		if r.code != tt.code || !strings.Contains(r.stderr, tt.says) {
 			t.Errorf("%s: incidents %s: exit %d, want %d saying %q\n%s", tt.why, strings.Join(tt.args, " "), r.code, tt.code, tt.says, r.stderr)
 		}
+	}
+	if b, err := os.ReadFile(notes); err != nil || string(b) != "my notes\n" {
+		t.Errorf("--db notes.txt changed it: %q %v", b, err)
 	}
 
 	// database refused: locked by another process (a writer holds it).

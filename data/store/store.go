@@ -28,6 +28,10 @@ var ErrReadOnly = errors.New("the database is open read-only")
 // ErrLocked is wrapped by Open when another process holds the database file.
 var ErrLocked = errors.New("database file is locked")
 
+// ErrNotDatabase is returned by Open for a file that is not a DuckDB
+// database at all (--db naming notes or a CSV by mistake).
+var ErrNotDatabase = errors.New("not a DuckDB database")
+
 // Store is an open incidents database.
 type Store struct {
 	h        *handle
@@ -145,6 +149,9 @@ func openError(path string, err error) error {
 	// lock is held"), not any message containing the letters (a "block").
 	if strings.Contains(msg, "set lock") || strings.Contains(msg, "Conflicting lock") {
 		return fmt.Errorf("%w: %s is in use by another process (%v); close the other incidents process or use a different --db", ErrLocked, path, err)
+	}
+	if strings.Contains(msg, "not a valid DuckDB database file") {
+		return fmt.Errorf("%s is %w (it holds something else); pass --db the incidents database, or a new file name to 'incidents ingest' to create one", path, ErrNotDatabase)
 	}
 	return fmt.Errorf("opening database %s: %w", path, err)
 }

@@ -127,7 +127,7 @@ func createStore(ctx context.Context, app *App, readOnly bool) (*store.Store, er
 		fmt.Fprintf(app.Stderr, "waiting for %s to release %s (up to %s) …\n", holder, app.DBPath, wait)
 	})
 	if err != nil {
-		if errors.Is(err, store.ErrLocked) || errors.Is(err, incident.ErrSchema) {
+		if errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrNotDatabase) || errors.Is(err, incident.ErrSchema) {
 			return nil, dbError{err}
 		}
 		return nil, err

@@ -100,7 +100,7 @@ func openSQLStore(ctx context.Context, app *App, write bool) (*store.Store, erro
 	}
 	s, err := store.OpenConsole(ctx, app.DBPath, store.ConsoleOptions{})
 	if err != nil {
-		if errors.Is(err, store.ErrLocked) || errors.Is(err, incident.ErrSchema) {
+		if errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrNotDatabase) || errors.Is(err, incident.ErrSchema) {
 			return nil, dbError{err}
 		}
 		if incident.KindOf(err) == incident.ErrNotFound {
