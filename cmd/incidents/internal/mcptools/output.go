@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -56,6 +57,22 @@ type rowShape struct {
 var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[analysis.Summary](): mustFor[summaryShape](nil),
 	reflect.TypeFor[analysis.Row]():     mustFor[rowShape](nil),
+}
+
+// inputSchema is the schema of a tool's arguments T, with every whole
+// number bounded to 0 … 2³¹-1: the schema alone let {"limit": 1e300} or
+// {"limit": -1} through, and the first failed decoding with Go's words
+// ("cannot unmarshal … into Go struct field engine.Filter.limit of type
+// int").
+func inputSchema[T any]() *jsonschema.Schema {
+	s := mustFor[T](nil)
+	for _, p := range s.Properties {
+		if p.Type == "integer" {
+			lo, hi := 0.0, float64(math.MaxInt32)
+			p.Minimum, p.Maximum = &lo, &hi
+		}
+	}
+	return s
 }
 
 // outputSchema is the schema of the JSON of T, which must be an object.

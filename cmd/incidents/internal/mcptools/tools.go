@@ -80,7 +80,7 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			"browse the taxonomy (vocab, get_topic), TTD/TTR statistics with confidence intervals (stats) and read-only SQL (query_sql).",
 	})
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(bool)}
-	mcp.AddTool(s, &mcp.Tool{Name: "search_incidents", Annotations: ro, OutputSchema: outputSchema[engine.Page](),
+	mcp.AddTool(s, &mcp.Tool{Name: "search_incidents", Annotations: ro, InputSchema: inputSchema[SearchInput](), OutputSchema: outputSchema[engine.Page](),
 		Description: "Free-text search over the incidents, best match first, optionally filtered by root cause, symptom, component, organisation or year. " +
 			"Returns {total, offset, limit, cases: [{id, org, title, date, root_cause, ttd, ttr, score, terms}], snapshot, generation}; terms are the matched words."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, engine.Page, error) {
@@ -92,7 +92,7 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			}
 			return nil, e.Snapshot().List(engine.Filter{Q: in.Query, RootCause: in.RootCause, Symptom: in.Symptom, Component: in.Component, Org: in.Org, Year: in.Year, Limit: in.Limit}), nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "get_incident", Annotations: ro, OutputSchema: outputSchema[engine.CaseDetail](),
+	mcp.AddTool(s, &mcp.Tool{Name: "get_incident", Annotations: ro, InputSchema: inputSchema[GetInput](), OutputSchema: outputSchema[engine.CaseDetail](),
 		Description: "One incident with every field (timeline, TTD/TTR, narrative, tags with their origin) and its related cases both ways with scores and reasons (event names the real-world event two organisations' reports share). " +
 			"Returns {case, related, related_from, related_from_total, snapshot, generation}."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in GetInput) (*mcp.CallToolResult, *engine.CaseDetail, error) {
@@ -106,7 +106,7 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			}
 			return nil, d, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "list_incidents", Annotations: ro, OutputSchema: outputSchema[engine.Page](),
+	mcp.AddTool(s, &mcp.Tool{Name: "list_incidents", Annotations: ro, InputSchema: inputSchema[engine.Filter](), OutputSchema: outputSchema[engine.Page](),
 		Description: "List incidents newest first, filtered by root cause, symptom, component, trigger, organisation, year or dates (since, until), with paging (limit, offset). " +
 			"Returns {total, offset, limit, cases: [{id, org, title, date, root_cause, ttd, ttr}], snapshot, generation}."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in engine.Filter) (*mcp.CallToolResult, engine.Page, error) {
@@ -116,7 +116,7 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			}
 			return nil, e.Snapshot().List(f), nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "similar_incidents", Annotations: ro, OutputSchema: outputSchema[SimilarOutput](),
+	mcp.AddTool(s, &mcp.Tool{Name: "similar_incidents", Annotations: ro, InputSchema: inputSchema[SimilarInput](), OutputSchema: outputSchema[SimilarOutput](),
 		Description: "The incidents most similar to one case, each with its score, text and tag scores, shared tags and words, and a one-line reason; reports of the same real-world event by other organisations come first and name it in event. " +
 			"Returns {id, similar: [{id, rank, score, text_score, tag_score, reason, shared_tags, shared_terms, event, title, org, date}]}."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in SimilarInput) (*mcp.CallToolResult, SimilarOutput, error) {
@@ -126,7 +126,7 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			}
 			return nil, SimilarOutput{ID: in.ID, Similar: l}, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "get_topic", Annotations: ro, OutputSchema: outputSchema[engine.Topic](),
+	mcp.AddTool(s, &mcp.Tool{Name: "get_topic", Annotations: ro, InputSchema: inputSchema[TopicInput](), OutputSchema: outputSchema[engine.Topic](),
 		Description: "A vocabulary term (root cause, symptom, component, ...) with its description, its cases (newest first), their TTD/TTR medians with 90% intervals and the terms most often found with it. " +
 			"Returns {term, cases, total, ttd, ttr, co_terms}; ttd and ttr are {n, known, coverage, median, p75, p90, mean, ci_low, ci_high, se} in minutes, null when unknown."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in TopicInput) (*mcp.CallToolResult, *engine.Topic, error) {
@@ -142,7 +142,7 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			}
 			return nil, tp, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "vocab", Annotations: ro, OutputSchema: outputSchema[VocabOutput](),
+	mcp.AddTool(s, &mcp.Tool{Name: "vocab", Annotations: ro, InputSchema: inputSchema[VocabInput](), OutputSchema: outputSchema[VocabOutput](),
 		Description: "The controlled vocabulary: every facet and term with its label, description and number of cases. " +
 			"Returns {facets: [{facet, label, terms: [{facet, id, label, description, parent, cases}]}]}."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in VocabInput) (*mcp.CallToolResult, VocabOutput, error) {
@@ -157,7 +157,7 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			}
 			return nil, VocabOutput{}, incident.Errorf(incident.ErrInvalid, "unknown facet %q", in.Facet).WithHint("facets: " + incident.FacetList(""))
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "stats", Annotations: ro, OutputSchema: outputSchema[analysis.Table](),
+	mcp.AddTool(s, &mcp.Tool{Name: "stats", Annotations: ro, InputSchema: inputSchema[StatsInput](), OutputSchema: outputSchema[analysis.Table](),
 		Description: "TTD or TTR statistics per group: cases, known figures, median with bootstrap 90% interval, p75, p90, mean. Read the median and its interval; unknown durations are never counted as zero. " +
 			"Returns {query, cases, rows: [{group, label, n, known, coverage, median, p75, p90, mean, ci_low, ci_high, se, share}], overall, multi_group, share_sum, note}; figures in minutes, null when unknown."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in StatsInput) (*mcp.CallToolResult, *analysis.Table, error) {
@@ -179,7 +179,7 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			}
 			return nil, t, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "query_sql", Annotations: ro, OutputSchema: outputSchema[engine.SQLResult](),
+	mcp.AddTool(s, &mcp.Tool{Name: "query_sql", Annotations: ro, InputSchema: inputSchema[SQLInput](), OutputSchema: outputSchema[engine.SQLResult](),
 		Description: "Run one read-only DuckDB SQL statement over the public views (" + strings.Join(store.ViewNames(true), ", ") + "). " +
 			"At most 10000 rows, 1 MiB of rows and 5 seconds; a cut answer says truncated_at; files, settings and the network are out of reach. " +
 			"Returns {columns, rows (arrays of values), truncated, truncated_at, row_limit, byte_limit, elapsed_ms, snapshot}."},

@@ -251,11 +251,19 @@ func TestTools(t *testing.T) {
 		{"search_incidents", map[string]any{"query": " "}, "query is empty"},
 		{"list_incidents", map[string]any{"since": "last week"}, `since "last week" is not a date`},
 		{"list_incidents", map[string]any{"since": "2022", "until": "2021"}, "since=2022 is after until=2021"},
+		// Whole numbers out of range are refused by the schema, not by Go's decoder.
+		{"list_incidents", map[string]any{"limit": 1e300}, "maximum"},
+		{"list_incidents", map[string]any{"offset": -1}, "minimum"},
+		{"query_sql", map[string]any{"sql": "SELECT 1", "max_rows": -5}, "minimum"},
+		{"similar_incidents", map[string]any{"id": "test-mcp-1", "k": 1e20}, "maximum"},
 	} {
 		t.Run(tc.tool+" error", func(t *testing.T) {
 			_, isErr, text := call(t, cs, sch, tc.tool, tc.args)
 			if !isErr || !strings.Contains(text, tc.want) {
 				t.Fatalf("want a tool error containing %q, got %v %.300s", tc.want, isErr, text)
+			}
+			if strings.Contains(text, "Go struct") || strings.Contains(text, "unmarshal") {
+				t.Fatalf("the error is in Go's words: %.300s", text)
 			}
 		})
 	}
