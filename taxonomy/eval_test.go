@@ -174,3 +174,49 @@ func TestGoldTermsPreferHuman(t *testing.T) {
 		t.Errorf("HumanRootCause = %v", got)
 	}
 }
+
+// TestFoldsKeepGroups: another reading of a case (Example.Group) is in that
+// case's fold, and adding such readings moves no other case's fold.
+func TestFoldsKeepGroups(t *testing.T) {
+	var exs []Example
+	for i := 0; i < 20; i++ {
+		exs = append(exs, Example{ID: fmt.Sprintf("c%02d", i), Class: []string{"a", "b"}[i%2]})
+	}
+	base := Folds(exs, 4)
+	withCopies := append([]Example(nil), exs...)
+	for i := 0; i < 20; i += 3 {
+		withCopies = append(withCopies, Example{ID: exs[i].ID + "#narrative", Class: exs[i].Class, Group: exs[i].ID})
+	}
+	f := Folds(withCopies, 4)
+	for i := range exs {
+		if f[i] != base[i] {
+			t.Errorf("%s: fold %d with copies, %d without", exs[i].ID, f[i], base[i])
+		}
+	}
+	for j := len(exs); j < len(withCopies); j++ {
+		orig := 0
+		fmt.Sscanf(withCopies[j].Group, "c%d", &orig)
+		if f[j] != f[orig] {
+			t.Errorf("%s: fold %d, its case %s is in fold %d", withCopies[j].ID, f[j], withCopies[j].Group, f[orig])
+		}
+	}
+}
+
+// TestGroupIndex: a within-class term softmax lets each case choose among
+// the terms of its own class only.
+func TestGroupIndex(t *testing.T) {
+	labels := []string{"hardware", "hardware/power", "software-defect", "software-defect/race-condition", "software-defect/code-change"}
+	lg, xg := groupIndex(labels, []string{"software-defect", "hardware", "capacity"})
+	p := softmaxProblem{lgroup: lg, xgroup: xg}
+	for _, tc := range []struct {
+		example, label int
+		want           bool
+	}{
+		{0, 0, false}, {0, 2, true}, {0, 4, true}, {1, 1, true}, {1, 3, false},
+		{2, 0, true}, {2, 4, true}, // a class with no term label: all labels
+	} {
+		if got := p.allowed(tc.example, tc.label); got != tc.want {
+			t.Errorf("example %d label %s: allowed %v, want %v", tc.example, labels[tc.label], got, tc.want)
+		}
+	}
+}

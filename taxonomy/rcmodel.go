@@ -57,10 +57,13 @@ type TrainSettings struct {
 	// case names (the term model, see fitTerms) instead of taking the
 	// subclass whose patterns match best.
 	Subclasses bool `json:"subclasses,omitempty"`
+	// WithinClass trains the term model as it is used: each case's
+	// softmax runs over the terms of its reference class alone.
+	WithinClass bool `json:"within_class,omitempty"`
 }
 
 // DefaultTrainSettings are the settings of the shipped model.
-var DefaultTrainSettings = TrainSettings{MinDF: 3, WordScale: 1, L2Rule: 1e-2, L2Word: 3e-4, Balance: 0.5, Folds: 5, MaxIterations: 400, Shared: true, Subclasses: true}
+var DefaultTrainSettings = TrainSettings{MinDF: 3, WordScale: 1, L2Rule: 1e-2, L2Word: 3e-4, Balance: 0.5, Folds: 5, MaxIterations: 400, Shared: true, Subclasses: true, WithinClass: true}
 
 // Example is one training case: its evidence, its reference class and how
 // much it counts (1 unless a source is weighed up or down).
@@ -72,6 +75,10 @@ type Example struct {
 	// names no subclass); only subclass models read it.
 	Term   string
 	Weight float64
+	// Group, when set, is the id of the case this example is another
+	// reading of (see training.NarrativeOnly): it shares that case's fold
+	// and is not listed in TrainedOn.
+	Group string
 }
 
 // rootCauseClasses lists the classes of the vocabulary's root-cause facet.
@@ -107,7 +114,9 @@ func fitModel(units []string, terms bool, exs []Example, label func(Example) str
 	for i, ex := range exs {
 		count[label(ex)]++
 		evs[i] = ex.Evidence
-		m.TrainedOn = append(m.TrainedOn, ex.ID)
+		if ex.Group == "" {
+			m.TrainedOn = append(m.TrainedOn, ex.ID)
+		}
 	}
 	sort.Strings(m.TrainedOn)
 	for _, c := range units {
@@ -124,6 +133,7 @@ func fitModel(units []string, terms bool, exs []Example, label func(Example) str
 	var xs []sparse
 	var ys []int
 	var ws []float64
+	var groups []string
 	for _, ex := range exs {
 		k, ok := index[label(ex)]
 		if !ok {
@@ -137,10 +147,36 @@ func fitModel(units []string, terms bool, exs []Example, label func(Example) str
 		xs = append(xs, m.fs.vector(ex.Evidence))
 		ys = append(ys, k)
 		ws = append(ws, w)
+		groups = append(groups, ex.Class)
+	}
+	var lgroup, xgroup []int
+	if terms && s.WithinClass {
+		lgroup, xgroup = groupIndex(m.Labels, groups)
 	}
 	m.w, m.b, m.u = fitSoftmax(softmaxProblem{xs: xs, ys: ys, ws: ws, k: len(m.Labels), d: m.fs.dim(),
-		lambda: m.penalties(), shared: m.sharedIndex(), r: m.sharedInputs()}, s.MaxIterations)
+		lambda: m.penalties(), shared: m.sharedIndex(), r: m.sharedInputs(), lgroup: lgroup, xgroup: xgroup}, s.MaxIterations)
 	return m
+}
+
+// groupIndex numbers the classes of labels (terms) and of each example's
+// reference class, for a softmax within a class (softmaxProblem.lgroup).
+func groupIndex(labels, classes []string) (lgroup, xgroup []int) {
+	id := map[string]int{}
+	for _, l := range labels {
+		c := incident.ClassOf(l)
+		if _, ok := id[c]; !ok {
+			id[c] = len(id)
+		}
+		lgroup = append(lgroup, id[c])
+	}
+	for _, c := range classes {
+		g, ok := id[c]
+		if !ok {
+			g = -1
+		}
+		xgroup = append(xgroup, g)
+	}
+	return lgroup, xgroup
 }
 
 // sharedInputs is the number of shared weights.
@@ -191,6 +227,14 @@ type softmaxProblem struct {
 	lambda []float64 // per input
 	shared []int     // per label: index of its class's first rule input, -1 for none
 	r      int       // rule inputs per class
+	// lgroup and xgroup, when set, restrict example i's softmax to the
+	// labels c with lgroup[c] == xgroup[i] (all labels when xgroup[i] < 0).
+	lgroup, xgroup []int
+}
+
+// allowed reports whether label c is in example i's softmax.
+func (p softmaxProblem) allowed(i, c int) bool {
+	return p.xgroup == nil || p.xgroup[i] < 0 || p.lgroup[c] == p.xgroup[i]
 }
 
 // penalty returns the ridge penalty of each parameter (weights, biases,
@@ -235,6 +279,10 @@ func fitSoftmax(p softmaxProblem, maxIter int) (w [][]float64, b, u []float64) {
 			loss := 0.0
 			for i, x := range p.xs {
 				for c := 0; c < k; c++ {
+					if !p.allowed(i, c) {
+						z[c] = math.Inf(-1)
+						continue
+					}
 					row := theta[c*d : (c+1)*d]
 					s := theta[k*d+c]
 					for t, j := range x.idx {
@@ -253,6 +301,9 @@ func fitSoftmax(p softmaxProblem, maxIter int) (w [][]float64, b, u []float64) {
 					continue
 				}
 				for c := 0; c < k; c++ {
+					if !p.allowed(i, c) {
+						continue
+					}
 					g := math.Exp(z[c] - lse)
 					if c == p.ys[i] {
 						g--

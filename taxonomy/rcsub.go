@@ -16,6 +16,9 @@ import "incidents/data/incident"
 // subclasses (termOf), and only when no subclass pattern matches (the
 // patterns' subclass is the more precise where they match: out of fold on
 // the development data, replacing them lost, filling in for them won).
+// With Settings.WithinClass it is trained as it is used: each case's
+// softmax runs over the terms of its reference class alone, so its weights
+// learn to tell a class's subclasses apart, not the classes.
 func fitTerms(v *Vocab, exs []Example, s TrainSettings) *RootCauseModel {
 	var units []string
 	for _, c := range v.rootCauseClasses() {

@@ -89,12 +89,17 @@ func (t *Tagger) Predict(id string, e *CaseEvidence) Prediction { return t.predi
 
 // Folds assigns examples to k folds, stratified by class: within a class
 // the examples are ordered by a hash of their id and dealt in turn, so the
-// assignment depends only on the ids and classes.
+// assignment depends only on the ids and classes. An example of a Group
+// is in the fold of the example whose id the group names, so no fold
+// learns another reading of a case it is scored on.
 func Folds(exs []Example, k int) []int {
 	byClass := map[string][]int{}
 	for i, ex := range exs {
-		byClass[ex.Class] = append(byClass[ex.Class], i)
+		if ex.Group == "" {
+			byClass[ex.Class] = append(byClass[ex.Class], i)
+		}
 	}
+
 	classes := make([]string, 0, len(byClass))
 	for c := range byClass {
 		classes = append(classes, c)
@@ -114,6 +119,17 @@ func Folds(exs []Example, k int) []int {
 		for _, i := range idx {
 			out[i] = next
 			next = (next + 1) % k
+		}
+	}
+	at := make(map[string]int, len(exs))
+	for i, ex := range exs {
+		if ex.Group == "" {
+			at[ex.ID] = i
+		}
+	}
+	for i, ex := range exs {
+		if ex.Group != "" {
+			out[i] = out[at[ex.Group]]
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package training
 
 import (
 	"fmt"
+	"strings"
 
 	"incidents/data"
 	"incidents/data/incident"
@@ -12,7 +13,21 @@ import (
 const (
 	SourceBundled = "bundled"
 	SourceIccoDev = "icco-dev"
+	// SourceBundledNarrative is the bundled cases read as narrative-only
+	// postmortems arrive (NarrativeOnly).
+	SourceBundledNarrative = "bundled-narrative"
 )
+
+// narrativeSuffix ends the id of a case's narrative-only reading.
+const narrativeSuffix = "#narrative"
+
+// NarrativeOnly returns the case as a provider's narrative-only postmortem
+// arrives: its title, organisation, date and narrative, without the
+// summary, the structured fields (symptoms, root cause, trigger, …) and
+// the tags. Its id is the case's with narrativeSuffix.
+func NarrativeOnly(in *incident.Incident) *incident.Incident {
+	return &incident.Incident{ID: in.ID + narrativeSuffix, Org: in.Org, Title: in.Title, Date: in.Date, Narrative: in.Narrative}
+}
 
 // Bundled returns the bundled cases that carry a human root cause, with
 // their references: the first (primary) human root cause.
@@ -83,8 +98,24 @@ func ShippedSet(v *taxonomy.Vocab, icco []*incident.Incident) (*Set, error) {
 		return nil, err
 	}
 	dev, drefs := Labelled(icco, labels, data.Dev)
-	s := &Set{Examples: append(Examples(v, bundled, brefs), Examples(v, dev, drefs)...),
-		Sources: map[string]int{SourceBundled: len(bundled), SourceIccoDev: len(dev)}}
+	var narr []*incident.Incident
+	for _, in := range bundled {
+		if in.Narrative != "" {
+			narr = append(narr, NarrativeOnly(in))
+		}
+	}
+	s := &Set{Examples: Examples(v, bundled, brefs),
+		Sources: map[string]int{SourceBundled: len(bundled), SourceIccoDev: len(dev), SourceBundledNarrative: len(narr)}}
+	ref := map[string]taxonomy.Reference{}
+	for _, r := range brefs {
+		ref[r.ID] = r
+	}
+	for _, in := range narr {
+		id := strings.TrimSuffix(in.ID, narrativeSuffix)
+		r := ref[id]
+		s.Examples = append(s.Examples, taxonomy.Example{ID: in.ID, Evidence: v.ReadCase(in), Class: r.Class, Term: r.Term, Weight: 1, Group: id})
+	}
+	s.Examples = append(s.Examples, Examples(v, dev, drefs)...)
 	return s, nil
 }
 

@@ -62,3 +62,16 @@ func TestLabelled(t *testing.T) {
 		t.Errorf("held-out half: %v", got)
 	}
 }
+
+// TestNarrativeOnly: the narrative-only reading keeps what a provider's
+// postmortem carries and nothing of the structured fields or tags.
+func TestNarrativeOnly(t *testing.T) {
+	in := &incident.Incident{ID: "IL-1", Org: "Acme", Title: "T", Date: "2020-01-02", Summary: "S", Narrative: "N",
+		RootCause: "R", Trigger: "G", Tags: []incident.Tag{{Facet: incident.RootCause, Term: "hardware", Origin: incident.Human}}}
+	got := NarrativeOnly(in)
+	want := &incident.Incident{ID: "IL-1" + narrativeSuffix, Org: "Acme", Title: "T", Date: "2020-01-02", Narrative: "N"}
+	if got.ID != want.ID || got.Org != want.Org || got.Title != want.Title || got.Date != want.Date || got.Narrative != want.Narrative ||
+		got.Summary != "" || got.RootCause != "" || got.Trigger != "" || len(got.Tags) != 0 {
+		t.Errorf("got %+v", got)
+	}
+}

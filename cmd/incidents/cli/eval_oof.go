@@ -63,7 +63,9 @@ func foldTaggers(ctx context.Context, shipped *taxonomy.Tagger, dir string) (map
 	fold := taxonomy.Folds(set.Examples, folds)
 	foldOf := make(map[string]int, len(set.Examples))
 	for i, ex := range set.Examples {
-		foldOf[ex.ID] = fold[i]
+		if ex.Group == "" { // another reading of a case is no case to tag
+			foldOf[ex.ID] = fold[i]
+		}
 	}
 	taggers := make([]*taxonomy.Tagger, folds)
 	var wg sync.WaitGroup
