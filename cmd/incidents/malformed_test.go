@@ -45,6 +45,7 @@ var malformedCases = []struct {
 	{"json_absurd_ttr.json", "", incident.ErrRange},
 	{"json_bad_facet.json", "", incident.ErrInvalid},
 	{"json_bad_id.json", "", incident.ErrInvalid},
+	{"json_nul_title.json", "", incident.ErrEncoding},
 	{"json_bad_start.json", "", incident.ErrType},
 	{"json_deep_nesting.json", "", incident.ErrSyntax},
 	{"json_detected_before_start.json", "", incident.ErrRange},

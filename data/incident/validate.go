@@ -53,6 +53,10 @@ func Validate(in *Incident) error {
 		if !utf8.ValidString(s) {
 			return Errorf(ErrEncoding, "case %s: text is not valid UTF-8", in.ID).WithField(name).WithHint("save the file as UTF-8")
 		}
+		if strings.IndexByte(s, 0) >= 0 {
+			return Errorf(ErrEncoding, "case %s: text holds a NUL character (\\u0000)", in.ID).WithField(name).
+				WithHint("remove the NUL characters: text fields hold plain text (a file with NUL bytes is refused the same way)")
+		}
 		if len(s) > MaxTextBytes {
 			return Errorf(ErrTooLarge, "case %s: %d bytes is over the %d-byte limit", in.ID, len(s), MaxTextBytes).WithField(name).WithHint("split or shorten the text")
 		}
