@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -115,17 +116,20 @@ func detectCSV(in Input) int {
 // csvPlan is what one file's import does: the preset, the field of each
 // column, and the settings in force.
 type csvPlan struct {
-	name    string
-	names   []string // the header row as written
-	preset  *csvPreset
-	fields  map[string][]int // field -> columns, in candidate order
-	used    map[int]bool
-	org     string
-	prefix  string
-	loc     *time.Location
-	zone    string
-	layouts []string
-	skip    []csvSkipCol
+	name   string
+	names  []string // the header row as written
+	preset *csvPreset
+	fields map[string][]int // field -> columns, in candidate order
+	// oneValue lists, sorted, the fields that hold one value and have
+	// more than one column (csvRow.oneValue checks that they agree).
+	oneValue []string
+	used     map[int]bool
+	org      string
+	prefix   string
+	loc      *time.Location
+	zone     string
+	layouts  []string
+	skip     []csvSkipCol
 	// fromText counts the rows whose times came from their description.
 	fromText int
 }
@@ -218,6 +222,12 @@ func planCSV(in Input, h *csvHeader) (*csvPlan, error) {
 			}
 		}
 	}
+	for f, cols := range p.fields {
+		if k := csvFields[f]; len(cols) > 1 && k != kindList && k != kindLines && k != kindURLs && k != kindAlias && k != kindServices {
+			p.oneValue = append(p.oneValue, f)
+		}
+	}
+	sort.Strings(p.oneValue)
 	return p, p.settings(in, h)
 }
 

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"encoding/csv"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -75,15 +74,7 @@ func (w *csvRow) cellError(kind incident.Kind, c cell, hint, format string, args
 // time, ...) has a repeated column (title,title) whose cells differ: the
 // first would win and the other be dropped without a word.
 func (w *csvRow) oneValue() error {
-	fields := make([]string, 0, len(w.p.fields))
-	for f := range w.p.fields {
-		fields = append(fields, f)
-	}
-	sort.Strings(fields)
-	for _, f := range fields {
-		if k := csvFields[f]; k == kindList || k == kindLines || k == kindURLs || k == kindAlias || k == kindServices {
-			continue
-		}
+	for _, f := range w.p.oneValue {
 		cs := w.cells(f)
 		for _, c := range cs[min(1, len(cs)):] {
 			if c.val != cs[0].val {
