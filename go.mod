@@ -8,6 +8,7 @@ require (
 	github.com/chzyer/readline v1.5.1
 	github.com/duckdb/duckdb-go/v2 v2.10506.0 // DuckDB 1.5.6; the database file format follows this version
 	github.com/go-echarts/go-echarts/v2 v2.6.7 // chart options for the report; ECharts itself comes from npm (Makefile)
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // strict JSON reading: a case file that names a field twice is refused
 	github.com/goccy/go-yaml v1.19.2
 	github.com/google/jsonschema-go v0.4.3 // the go-sdk's schema library: output schemas of the MCP tools
 	github.com/kljensen/snowball v0.10.0
@@ -28,7 +29,6 @@ require (
 	github.com/duckdb/duckdb-go-bindings/lib/linux-amd64 v0.10506.0 // indirect
 	github.com/duckdb/duckdb-go-bindings/lib/linux-arm64 v0.10506.0 // indirect
 	github.com/duckdb/duckdb-go-bindings/lib/windows-amd64 v0.10506.0 // indirect
-	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/go-viper/mapstructure/v2 v2.5.0 // indirect
 	github.com/goccy/go-json v0.10.5 // indirect
 	github.com/google/flatbuffers v25.12.19+incompatible // indirect

@@ -69,6 +69,8 @@ var malformedCases = []struct {
 	{"json_truncated_eof.json", "", incident.ErrSyntax},
 	{"json_ttr_string.json", "", incident.ErrType},
 	{"json_unknown_field.json", "", incident.ErrInvalid},
+	{"json_duplicate_field.json", "", incident.ErrInvalid},
+	{"json_duplicate_tag_field.json", "", incident.ErrInvalid},
 	{"json_unknown_term.json", "", incident.ErrInvalid},
 	{"list_no_entries.md", "list", incident.ErrEmpty},
 	{"md_bad_time.md", "", incident.ErrType},

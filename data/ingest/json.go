@@ -150,6 +150,9 @@ func decodeCase(name string, data []byte, off int, raw []byte) (*incident.Incide
 	if err := d.Decode(&c); err != nil {
 		return nil, jsonError(name, data, off, err, int64(off)+d.InputOffset())
 	}
+	if err := duplicateName(name, data, off, raw); err != nil {
+		return nil, err
+	}
 	if err := checkTerms(&c); err != nil {
 		return nil, err.At(name, lineOf(data, int64(off)))
 	}

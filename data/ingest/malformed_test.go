@@ -29,6 +29,8 @@ func TestMalformed(t *testing.T) {
 		{"json_tags_string.json", "", incident.ErrType, 5, "tags"},
 		{"json_bad_start.json", "", incident.ErrType, 5, "start"},
 		{"json_unknown_field.json", "", incident.ErrInvalid, 5, "colour"},
+		{"json_duplicate_field.json", "", incident.ErrInvalid, 5, "title"},
+		{"json_duplicate_tag_field.json", "", incident.ErrInvalid, 3, "tags[1].term"},
 		{"json_newer_schema.json", "", incident.ErrSchema, 1, "schema"},
 		{"json_deep_nesting.json", "", incident.ErrSyntax, 3, ""},
 		{"json_not_objects.json", "", incident.ErrType, 2, ""},
