@@ -43,7 +43,7 @@ func loadWithin(t *testing.T, paths ...string) []FileResult {
 }
 
 // TestNotRegularFiles: in a directory, a FIFO, a link to /dev/zero and a
-// link to a directory that a walk picks up by name are skipped with the
+// link to a directory (named like a case file or not) are skipped with the
 // reason, without being opened; regular files and links to them are read.
 // Named directly, a FIFO and a device are skipped the same way.
 func TestNotRegularFiles(t *testing.T) {
@@ -57,6 +57,7 @@ func TestNotRegularFiles(t *testing.T) {
 		syscall.Mkfifo(fifo, 0o644),
 		os.Symlink("/dev/zero", filepath.Join(dir, "zero.json")),
 		os.Symlink(elsewhere, filepath.Join(dir, "sub.json")),
+		os.Symlink(elsewhere, filepath.Join(dir, "archive")),
 	} {
 		if err != nil {
 			t.Fatal(err)
@@ -79,7 +80,8 @@ func TestNotRegularFiles(t *testing.T) {
 	want := map[string]string{
 		"pipe.json": fifo + ": not a regular file (named pipe); skipped",
 		"zero.json": filepath.Join(dir, "zero.json") + ": not a regular file (character device); skipped",
-		"sub.json":  filepath.Join(dir, "sub.json") + ": not a regular file (directory); skipped",
+		"sub.json":  filepath.Join(dir, "sub.json") + ": " + linkedDirReason + "; skipped",
+		"archive":   filepath.Join(dir, "archive") + ": " + linkedDirReason + "; skipped",
 	}
 	for name, msg := range want {
 		if got[name] != msg {

@@ -44,6 +44,10 @@ func IsSkipped(err error) bool {
 	return errors.As(err, &s)
 }
 
+// linkedDirReason is why a link to a directory met inside a walk is not
+// read, with what to do instead.
+const linkedDirReason = "a link to a directory, not followed inside a directory walk (name it on the command line to import what it holds)"
+
 // skippedFor turns a *safefile.NotRegularError into a *Skipped; other
 // errors come back as nil.
 func skippedFor(path string, err error) *Skipped {
@@ -104,8 +108,8 @@ func Expand(paths []string) ([]string, []FileResult) {
 		root := p
 		if lst, err := os.Lstat(p); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
 			// A link to a directory named on the command line is walked
-			// (WalkDir would not follow it and find nothing); links met
-			// inside the walk still are not.
+			// (WalkDir would not follow it and find nothing); links to
+			// directories met inside the walk are reported, not followed.
 			root = p + string(filepath.Separator)
 		}
 		var found []string
@@ -119,6 +123,14 @@ func Expand(paths []string) ([]string, []FileResult) {
 					return filepath.SkipDir
 				}
 				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				if st, err := os.Stat(path); err == nil && st.IsDir() {
+					// Said, whatever its name: the cases it holds are not
+					// imported, and a link back up would loop.
+					bad = append(bad, FileResult{Path: DisplayName(path), Err: &Skipped{Path: DisplayName(path), Reason: linkedDirReason}})
+					return nil
+				}
 			}
 			if d.IsDir() || !Candidate(path) {
 				return nil
