@@ -64,7 +64,7 @@ type Incident struct {
 	References []Reference `json:"references,omitempty"`
 
 	// Format names the importer that produced the case ("casepage", "json",
-	// "markdown", "rawtext", "list"); SourceFile the file it came from.
+	// "markdown", "rawtext", "list", "csv", "docx"); SourceFile the file it came from.
 	// Neither is part of the content hash.
 	Format     string `json:"format,omitempty"`
 	SourceFile string `json:"source_file,omitempty"`

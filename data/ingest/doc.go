@@ -9,7 +9,8 @@
 //     ("IL-0395 Google Cloud · 2017-04-05gcpnetworking", title, summary,
 //     "- Severity" field pairs, sections, related cases).
 //   - json: the project's case JSON, one object, an array or JSON lines;
-//     strict (unknown fields and wrong types are errors with line and field).
+//     strict (unknown fields, wrong types and a field named twice are
+//     errors with line and field).
 //   - markdown: Markdown with YAML front matter (uuid, url, title,
 //     start_time, end_time, categories, keywords, company, product, ...).
 //   - rawtext: a provider postmortem as plain text; times, durations,
@@ -19,6 +20,9 @@
 //   - csv: a table of incidents, one per row: a PagerDuty, incident.io or
 //     Jira export (a preset chosen from the headers, csv_presets.go), a
 //     table whose headers name case fields, or any table with a Mapping.
+//   - docx: a postmortem saved as a Word document (Word, Google Docs,
+//     LibreOffice); its text, headings and table rows are read as a plain
+//     note is. The byte-level text checks apply to the extracted text.
 //
 // Plain notes (.md or .txt without front matter) are read as rawtext.
 // Options (LoadWith) carry what files do not say: --org, --id-prefix,

@@ -63,6 +63,7 @@ func skippedFor(path string, err error) *Skipped {
 var candidateExts = map[string]bool{
 	".txt": true, ".text": true, ".md": true, ".markdown": true,
 	".json": true, ".jsonl": true, ".ndjson": true, ".csv": true, ".tsv": true,
+	".docx": true,
 }
 
 // labelsFile is the planted-cluster labels file that `incidents gen --out`
@@ -253,13 +254,19 @@ func ParseChecked(in Input, format string) (*Result, error) {
 }
 
 // CheckBytes refuses input that is too large, empty, binary (NUL bytes)
-// or not UTF-8, naming the line of the first bad byte.
+// or not UTF-8, naming the line of the first bad byte. A Word document
+// (wordDocument) passes: its text is checked as it is extracted.
 func CheckBytes(in Input) error {
 	if len(in.Data) > MaxFileSize {
 		return inputError(incident.ErrTooLarge, in.Name, 0, "file is %d bytes, over the %d-byte limit", len(in.Data), MaxFileSize).WithHint("split the file")
 	}
 	if len(bytes.TrimSpace(stripBOM(in.Data))) == 0 {
 		return inputError(incident.ErrEmpty, in.Name, 0, "file is empty").WithHint("nothing to import; remove the file or add a case")
+	}
+	if wordDocument(in) {
+		// A Word document is a zip archive: the docx parser checks the
+		// text it extracts instead.
+		return nil
 	}
 	if i := bytes.IndexByte(in.Data, 0); i >= 0 {
 		return inputError(incident.ErrBinary, in.Name, lineOf(in.Data, int64(i)), "file contains NUL bytes (not text)").

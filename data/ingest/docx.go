@@ -1,0 +1,134 @@
+package ingest
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"incidents/data/incident"
+)
+
+// The "docx" format is a postmortem written in a word processor and saved
+// or exported as a Word document (Word, Google Docs, LibreOffice). Its
+// text is read from word/document.xml as a reader sees it: one line per
+// paragraph, headings as "# " lines, list items as "- " lines, the cells
+// of a table row on one line; deleted and hidden text is left out. That
+// text is then read as a plain note is (rawtext: sections, title, timeline,
+// organisation), so both formats extract the same fields from the same
+// words.
+func init() {
+	register(Parser{Name: "docx", Detect: detectDocx, Parse: parseDocx})
+}
+
+// Limits of the docx reader: what the document part may inflate to, and
+// how deep its XML may nest.
+const (
+	MaxDocxXMLBytes = 64 << 20
+	MaxDocxDepth    = 256
+)
+
+// docxPart is the zip entry holding the document body.
+const docxPart = "word/document.xml"
+
+// isDocx reports whether data is a zip archive holding a Word document
+// body. It looks for the part's name, which every zip stores in clear in
+// its local header and its central directory.
+func isDocx(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("PK\x03\x04")) && bytes.Contains(data, []byte(docxPart))
+}
+
+// wordDocument reports whether in is, or claims by its name to be, a Word
+// document: the byte-level checks of text files do not apply to it, and
+// the docx parser says what is wrong with it if it is not one.
+func wordDocument(in Input) bool {
+	return isDocx(in.Data) || bytes.HasPrefix(in.Data, []byte("PK\x03\x04")) && strings.EqualFold(filepath.Ext(in.Name), ".docx")
+}
+
+// detectDocx claims a Word document whatever its name; a .docx file that
+// is not one is claimed too, so that its error says what it should be.
+func detectDocx(in Input) int {
+	switch {
+	case isDocx(in.Data):
+		return 95
+	case strings.EqualFold(filepath.Ext(in.Name), ".docx"):
+		return 60
+	}
+	return 0
+}
+
+func parseDocx(in Input) (*Result, error) {
+	text, err := docxText(in.Data)
+	if err != nil {
+		var ie *incident.Error
+		if errors.As(err, &ie) {
+			return nil, ie.At(in.Name, 0)
+		}
+		return nil, inputError(incident.ErrSyntax, in.Name, 0, "not a readable Word document: %v", err).
+			WithHint("save it again as .docx (Word document) from the program that wrote it, or export it as plain text or Markdown")
+	}
+	if strings.TrimSpace(text) == "" {
+		return nil, inputError(incident.ErrEmpty, in.Name, 0, "the Word document holds no text").
+			WithHint("a scanned or image-only document has no text to read; export the postmortem's text")
+	}
+	plain := Input{Name: in.Name, Data: []byte(text), Opts: in.Opts}
+	if err := CheckBytes(plain); err != nil {
+		return nil, err
+	}
+	res, err := parseRawText(plain)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range res.Incidents {
+		c.Format = "docx"
+	}
+	res.Lines = nil // lines of the extracted text, not of the file
+	return res, nil
+}
+
+// docxText opens the archive and reads the text of its document part.
+func docxText(data []byte) (string, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return "", err
+	}
+	for _, f := range zr.File {
+		if f.Name != docxPart {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return "", err
+		}
+		defer rc.Close()
+		return docxBody(&limitedReader{r: rc, left: MaxDocxXMLBytes})
+	}
+	return "", incident.Errorf(incident.ErrSyntax, "a zip archive without %s, so not a Word document", docxPart).
+		WithHint("import the postmortem as .docx, Markdown, plain text or case JSON")
+}
+
+// errDocxTooLarge is returned when the document part inflates past
+// MaxDocxXMLBytes (a zip bomb, or a document far larger than a postmortem).
+var errDocxTooLarge = incident.Errorf(incident.ErrTooLarge, "the document's text inflates to more than %d bytes", MaxDocxXMLBytes).
+	WithHint("keep the postmortem itself, or split it")
+
+// limitedReader is io.LimitReader that says when the limit is passed
+// instead of ending the stream quietly.
+type limitedReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, errDocxTooLarge
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
