@@ -53,10 +53,12 @@ $(MCP_CLIENT): $(MCP_NPM)/package.json $(MCP_NPM)/package-lock.json
 
 # Debian Chromium drives the browser tests; Debian's scikit-learn runs the
 # plain TF-IDF anchor the ranking gate compares with (similarity/evalset);
-# node runs the official MCP client.
+# node runs the official MCP client; pandoc writes the Word documents the
+# docx importer is tested on (data/ingest TestDocxWrittenByPandoc).
 deps-test: $(MCP_CLIENT)
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@/usr/bin/python3 -c 'import sklearn' 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-sklearn >/dev/null; }
+	@command -v pandoc >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pandoc >/dev/null; }
 
 run: build
 	./$(BIN) --db $(DB) ingest --bundled

@@ -212,7 +212,7 @@ func docxAttr(t xml.StartElement, local string) string {
 func docxBody(r io.Reader) (string, error) {
 	d := xml.NewDecoder(r)
 	var w docxReader
-	depth := 0
+	depth, text := 0, 0 // text: bytes of character data read, shown or not
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -235,6 +235,10 @@ func docxBody(r io.Reader) (string, error) {
 			depth--
 			w.end(t.Name.Local)
 		case xml.CharData:
+			if text += len(t); text > 2*incident.MaxTextBytes {
+				return "", incident.Errorf(incident.ErrTooLarge, "the document holds more than %d bytes of text, over twice the %d-byte limit of a narrative", 2*incident.MaxTextBytes, incident.MaxTextBytes).
+					WithField("narrative").WithHint("keep the postmortem itself, or split it")
+			}
 			if w.inRun && w.skip == 0 && w.inText {
 				w.run.Write(t)
 			}

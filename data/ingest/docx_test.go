@@ -173,6 +173,7 @@ func TestDocxRefused(t *testing.T) {
 		{"broken XML", docxOf(t, `<w:p><w:r><w:t>x</w:r></w:p>`), incident.ErrSyntax},
 		{"nested too deep", docxOf(t, strings.Repeat("<w:sdt>", MaxDocxDepth)+strings.Repeat("</w:sdt>", MaxDocxDepth)), incident.ErrSyntax},
 		{"zip bomb", bomb.Bytes(), incident.ErrTooLarge},
+		{"text past the narrative limit", docxOf(t, wp("", strings.Repeat("word ", 2*incident.MaxTextBytes/5+1))), incident.ErrTooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
