@@ -1,0 +1,263 @@
+package ingest
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"incidents/data/incident"
+)
+
+// The "html" format is a postmortem saved as a web page: a blog post or a
+// status-page incident saved from the browser, a Confluence or Google Docs
+// export. The page is reduced to the text a reader sees (htmlText) and
+// that text is read as rawtext, so the timeline, durations, region and
+// sections are found the same way; the page's own metadata then gives the
+// title, organisation, canonical URL and date where it states them.
+func init() {
+	register(Parser{Name: htmlFormat, Detect: detectHTML, Parse: parseHTML})
+}
+
+const (
+	htmlFormat = "html"
+	// MaxHTMLDepth is the deepest element nesting read; deeper pages are
+	// refused (no saved article nests this deep).
+	MaxHTMLDepth = 256
+	// maxHTMLAttr is the longest attribute value read for metadata
+	// (content, href, datetime); longer ones (inline data: images) are
+	// ignored, not refused.
+	maxHTMLAttr = 2048
+	// htmlSniffBytes is how much of the file the content sniffing reads.
+	htmlSniffBytes = 1024
+)
+
+// htmlExts are the endings of web pages.
+var htmlExts = map[string]bool{".html": true, ".htm": true, ".xhtml": true}
+
+// detectHTML claims a file that opens with a doctype or an <html> tag (96:
+// above every text format, which such a file would otherwise look like),
+// or a web-page ending with markup near the start (90). A web-page ending
+// alone gives 60.
+func detectHTML(in Input) int {
+	head := bytes.TrimLeft(stripBOM(in.Data[:min(len(in.Data), htmlSniffBytes)]), " \t\r\n")
+	lower := strings.ToLower(string(head))
+	if strings.HasPrefix(lower, "<?xml") {
+		if _, rest, ok := strings.Cut(lower, "?>"); ok {
+			lower = strings.TrimLeft(rest, " \t\r\n")
+		}
+	}
+	switch {
+	case strings.HasPrefix(lower, "<!doctype html") || strings.HasPrefix(lower, "<html"):
+		return 96
+	case !htmlExts[strings.ToLower(filepath.Ext(in.Name))]:
+		return 0
+	case strings.Contains(lower, "<head") || strings.Contains(lower, "<body") || strings.Contains(lower, "<p") || strings.Contains(lower, "<div"):
+		return 90
+	}
+	return 60
+}
+
+// pageMeta is what the page says about itself outside its text.
+type pageMeta struct {
+	title, ogTitle, siteName, url, published string
+	h1, timeAttr                             string
+}
+
+func parseHTML(in Input) (*Result, error) {
+	if err := CheckBytes(in); err != nil {
+		return nil, err
+	}
+	doc, err := html.Parse(bytes.NewReader(stripBOM(in.Data)))
+	if err != nil {
+		return nil, inputError(incident.ErrSyntax, in.Name, 0, "cannot read the page as HTML: %v", err).
+			WithHint("save the page again from the browser, or use --format rawtext on its text")
+	}
+	if d := htmlDepth(doc, MaxHTMLDepth); d > MaxHTMLDepth {
+		return nil, inputError(incident.ErrTooLarge, in.Name, 0, "the page nests elements deeper than %d levels", MaxHTMLDepth).
+			WithHint("this is not a saved article; copy the postmortem text into a .txt file")
+	}
+	var meta pageMeta
+	readHead(doc, &meta)
+	text := htmlText(mainRoot(doc), &meta)
+	if len(strings.Fields(text)) == 0 {
+		return nil, inputError(incident.ErrEmpty, in.Name, 0, "the page has no readable text (only markup, scripts, navigation or hidden parts)").
+			WithHint("a page built by JavaScript is empty when saved before it loads: open it, wait, and save again, or copy the postmortem text into a .txt file")
+	}
+	res, err := parseRawText(Input{Name: in.Name, Data: []byte(text), Opts: in.Opts})
+	if err != nil {
+		return nil, err
+	}
+	applyPageMeta(res.Incidents[0], &meta, in, text, &res.Notes[0])
+	res.Incidents[0].Format = htmlFormat
+	return res, nil
+}
+
+// applyPageMeta sets what the page's metadata says over what the text
+// reading guessed, and rebuilds the derived id when the org or date moved.
+func applyPageMeta(c *incident.Incident, m *pageMeta, in Input, text string, note *string) {
+	var from []string
+	if t := pageTitle(m); t != "" {
+		c.Title = shorten(t, maxTitle)
+		from = append(from, "title from page")
+	}
+	_, orgSlug := guessOrg(text)
+	switch {
+	case in.Opts.Org != "":
+		orgSlug = slugOf(in.Opts.Org)
+	case m.siteName != "":
+		c.Org, orgSlug = m.siteName, slugOf(m.siteName)
+		from = append(from, "org from og:site_name")
+	}
+	if m.url != "" {
+		c.Sources = append(c.Sources, incident.Source{URL: m.url, Kind: "postmortem"})
+		from = append(from, "url from page")
+	}
+	if c.Date == "" {
+		for _, d := range []string{m.timeAttr, m.published} {
+			if isoDate.MatchString(d) {
+				c.Date = d[:10]
+				from = append(from, "date from page")
+				break
+			}
+		}
+	}
+	if idLine.FindStringSubmatch(text) == nil {
+		if c.Date != "" {
+			c.ID = fmt.Sprintf("%s-%s-%s", orgSlug, c.Date, shortHash([]byte(text), 6))
+		} else {
+			c.ID = fmt.Sprintf("%s-%s", orgSlug, shortHash([]byte(text), 10))
+		}
+		if i := strings.Index(*note, ": "); i >= 0 {
+			*note = c.ID + (*note)[i:]
+		}
+	}
+	if len(from) > 0 {
+		*note += "; " + strings.Join(from, ", ")
+	}
+}
+
+// isoDate is a date that opens an ISO 8601 stamp ("2022-06-14T…").
+var isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(?:$|[T ])`)
+
+// pageTitle is the <h1> of the main content, else og:title, else <title>
+// without its " | Site name" suffix; a generic heading ("Incident Report")
+// is passed over, and "" leaves the title the text reading found.
+func pageTitle(m *pageMeta) string {
+	for _, t := range []string{m.h1, m.ogTitle, stripSiteSuffix(m.title)} {
+		t = strings.Join(strings.Fields(t), " ")
+		if t != "" && !genericHeading[strings.ToLower(t)] {
+			return t
+		}
+	}
+	return ""
+}
+
+// titleSeparators split a page title from the site name after it.
+var titleSeparators = []string{" | ", " - ", " – ", " — ", " · ", " :: "}
+
+// stripSiteSuffix drops the last " | Site name" part of a <title>.
+func stripSiteSuffix(t string) string {
+	best := -1
+	for _, sep := range titleSeparators {
+		if i := strings.LastIndex(t, sep); i > best {
+			best = i
+		}
+	}
+	if best > 0 {
+		return t[:best]
+	}
+	return t
+}
+
+// htmlDepth returns the element depth of n, stopping once it passes limit.
+func htmlDepth(n *html.Node, limit int) int {
+	deepest := 0
+	var walk func(n *html.Node, d int)
+	walk = func(n *html.Node, d int) {
+		if d > deepest {
+			deepest = d
+		}
+		if deepest > limit {
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, d+1)
+		}
+	}
+	walk(n, 0)
+	return deepest
+}
+
+// attr returns n's attribute key, or "" when absent or over maxHTMLAttr.
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key && a.Namespace == "" {
+			if len(a.Val) > maxHTMLAttr {
+				return ""
+			}
+			return strings.TrimSpace(a.Val)
+		}
+	}
+	return ""
+}
+
+// readHead collects <title>, og: and article: metadata and the canonical
+// link from anywhere in the page (some exports put them in the body).
+func readHead(n *html.Node, m *pageMeta) {
+	if n.Type == html.ElementNode {
+		switch n.DataAtom {
+		case atom.Title:
+			if m.title == "" {
+				m.title = nodeText(n)
+			}
+		case atom.Meta:
+			key := attr(n, "property")
+			if key == "" {
+				key = attr(n, "name")
+			}
+			v := attr(n, "content")
+			switch strings.ToLower(key) {
+			case "og:title":
+				m.ogTitle = firstSet(m.ogTitle, v)
+			case "og:site_name":
+				m.siteName = firstSet(m.siteName, v)
+			case "og:url":
+				m.url = firstSet(m.url, webURL(v))
+			case "article:published_time":
+				m.published = firstSet(m.published, v)
+			}
+		case atom.Link:
+			if strings.EqualFold(attr(n, "rel"), "canonical") {
+				if u := webURL(attr(n, "href")); u != "" {
+					m.url = u // the canonical link wins over og:url
+				}
+			}
+		case atom.Svg, atom.Script, atom.Style, atom.Template:
+			return
+		}
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		readHead(c, m)
+	}
+}
+
+// webURL returns u when it is an absolute http(s) URL, else "".
+func webURL(u string) string {
+	l := strings.ToLower(u)
+	if (strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "http://")) && !strings.ContainsAny(u, " \t\n") {
+		return u
+	}
+	return ""
+}
+
+func firstSet(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

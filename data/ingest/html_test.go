@@ -1,0 +1,135 @@
+package ingest
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"incidents/data/incident"
+)
+
+func TestDetectHTML(t *testing.T) {
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"a.html", "<p>The outage was resolved.</p>", "html"},
+		{"a.XHTML", `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body>x</body></html>`, "html"},
+		{"a.txt", "<!DOCTYPE html><html><body>The incident was resolved by engineers.</body></html>", "html"},
+		{"a", "  <html><body>x</body></html>", "html"},
+		{"a.txt", "Summary:\n\nThe incident <b>was</b> resolved by engineers after the outage hit customers for an hour, and the root cause was a bad deploy of the queue service today.", "rawtext"},
+	} {
+		p, err := Detect(Input{Name: tc.name, Data: []byte(tc.data)})
+		if err != nil || p.Name != tc.want {
+			t.Errorf("Detect(%s, %.30q) = %q, %v; want %q", tc.name, tc.data, p.Name, err, tc.want)
+		}
+	}
+}
+
+func TestHTML(t *testing.T) {
+	for _, tc := range []struct {
+		file, title, org, url, date, start, resolved string
+		ttr                                          int
+		has, hasNot                                  []string
+		rootCause                                    string
+	}{
+		{file: "blog.html", title: "Message queue outage & recovery", org: "Example Corp",
+			url: "https://blog.example.test/2021/03/queue-outage", date: "2021-03-03",
+			start: "2021-03-03T10:02:00Z", resolved: "2021-03-03T11:30:00Z", ttr: 88,
+			has:       []string{"## Root cause\n\nThe queue's disk", "- 10:15 UTC: engineers were paged", "the message queue refused new"},
+			hasNot:    []string{"tracking", "cookies", "Home", "Draft note", "Related posts", "Search", "Tags:", "©", "JavaScript", "template text", "svg text", "color"},
+			rootCause: "The queue's disk filled because retention was set to thirty days instead of three."},
+		{file: "status.htm", title: "Elevated API errors", org: "unknown",
+			url: "https://status.acme.test/incidents/42", date: "2022-06-14",
+			start: "2022-06-14T06:00:00Z", resolved: "2022-06-14T07:10:00Z", ttr: 70,
+			has:       []string{"customers.\nThe incident is resolved.", "### Root cause:"},
+			hasNot:    []string{"Subscribe", "Powered"},
+			rootCause: "A configuration change removed capacity from the API pool."},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", "html", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := ParseChecked(Input{Name: tc.file, Data: b}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := res.Incidents[0]
+			if c.Format != "html" || c.Title != tc.title || c.Org != tc.org || c.Date != tc.date || c.RootCause != tc.rootCause {
+				t.Errorf("format %q title %q org %q date %q root cause %q", c.Format, c.Title, c.Org, c.Date, c.RootCause)
+			}
+			if len(c.Sources) != 1 || c.Sources[0].URL != tc.url {
+				t.Errorf("sources %+v, want %s", c.Sources, tc.url)
+			}
+			if c.Start == nil || c.Start.UTC().Format("2006-01-02T15:04:05Z") != tc.start ||
+				c.Resolved == nil || c.Resolved.UTC().Format("2006-01-02T15:04:05Z") != tc.resolved {
+				t.Errorf("start %v resolved %v", c.Start, c.Resolved)
+			}
+			if c.TTR == nil || c.TTR.Minutes != float64(tc.ttr) {
+				t.Errorf("ttr %+v, want %d minutes", c.TTR, tc.ttr)
+			}
+			for _, s := range tc.has {
+				if !strings.Contains(c.Narrative, s) {
+					t.Errorf("narrative lacks %q:\n%s", s, c.Narrative)
+				}
+			}
+			for _, s := range tc.hasNot {
+				if strings.Contains(c.Narrative, s) {
+					t.Errorf("narrative has %q:\n%s", s, c.Narrative)
+				}
+			}
+		})
+	}
+}
+
+func TestHTMLRefused(t *testing.T) {
+	empty, err := os.ReadFile(filepath.Join("testdata", "html", "empty_page.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep := strings.Repeat("<div>", MaxHTMLDepth+10) + "The outage was resolved."
+	huge := `<html><head><meta property="og:url" content="https://a.test/` + strings.Repeat("x", 1<<20) + `"></head><body><p>The outage on 2020-01-02 was resolved by engineers.</p></body></html>`
+	for _, tc := range []struct {
+		name, data string
+		kind       incident.Kind
+		msg        string
+	}{
+		{"empty_page.html", string(empty), incident.ErrEmpty, "no readable text"},
+		{"deep.html", deep, incident.ErrTooLarge, "deeper than"},
+		{"latin1.html", "<html><body><p>caf\xe9 outage</p></body></html>", incident.ErrEncoding, "invalid UTF-8"},
+		{"blank.html", " \n ", incident.ErrEmpty, "empty"},
+	} {
+		_, err := ParseChecked(Input{Name: tc.name, Data: []byte(tc.data)}, "html")
+		var ie *incident.Error
+		if !errors.As(err, &ie) || ie.Kind != tc.kind || ie.File != tc.name || !strings.Contains(ie.Error(), tc.msg) {
+			t.Errorf("%s: %v; want %s error naming the file with %q", tc.name, err, tc.kind, tc.msg)
+		}
+		if ie != nil && ie.Hint == "" {
+			t.Errorf("%s: no hint", tc.name)
+		}
+	}
+	// A huge attribute is not refused: it is not read.
+	res, err := ParseChecked(Input{Name: "huge.html", Data: []byte(huge)}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Incidents[0]; len(c.Sources) != 0 || c.Date != "2020-01-02" {
+		t.Errorf("sources %v date %q", c.Sources, c.Date)
+	}
+}
+
+func TestStripSiteSuffix(t *testing.T) {
+	for in, want := range map[string]string{
+		"Outage | Blog":         "Outage",
+		"A - B | Site":          "A - B",
+		"Queue — down · Status": "Queue — down",
+		"No suffix":             "No suffix",
+		" | Only site":          " | Only site",
+	} {
+		if got := stripSiteSuffix(in); got != want {
+			t.Errorf("stripSiteSuffix(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
