@@ -16,6 +16,7 @@ require (
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2
 	github.com/yuin/goldmark v1.8.7
+	golang.org/x/net v0.63.0 // the HTML parser of the html ingest format
 	golang.org/x/sys v0.50.0 // FICLONE for the copy a fold of the log makes (data/store)
 	golang.org/x/term v0.48.0
 	gonum.org/v1/gonum v0.17.0
@@ -53,5 +54,3 @@ require (
 	golang.org/x/tools v0.42.0 // indirect
 	golang.org/x/xerrors v0.0.0-20240903120638-7835f813f4da // indirect
 )
-
-require golang.org/x/net v0.63.0
