@@ -120,3 +120,15 @@ func FuzzDetect(f *testing.F) {
 		}
 	})
 }
+
+func FuzzHTML(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "html", "*.htm*"))
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("<!doctype html><title>A | B</title><article><h1>x</h1><time datetime=2020-01>y</time><p>On 2020-01-02 from 10:00 to 11:00 UTC it failed.</p></article>"))
+	f.Add([]byte("<table><tr><td><pre>a\n b</pre><li>c<h2>Root cause:</h2><div hidden>d</div><svg><p>e"))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParser(t, "html", data) })
+}

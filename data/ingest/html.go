@@ -119,8 +119,8 @@ func applyPageMeta(c *incident.Incident, m *pageMeta, in Input, text string, not
 	}
 	if c.Date == "" {
 		for _, d := range []string{m.timeAttr, m.published} {
-			if isoDate.MatchString(d) {
-				c.Date = d[:10]
+			if m := isoDate.FindStringSubmatch(d); m != nil {
+				c.Date = m[1]
 				from = append(from, "date from page")
 				break
 			}
@@ -141,8 +141,9 @@ func applyPageMeta(c *incident.Incident, m *pageMeta, in Input, text string, not
 	}
 }
 
-// isoDate is a date that opens an ISO 8601 stamp ("2022-06-14T…").
-var isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(?:$|[T ])`)
+// isoDate is the date (day, month or year) that opens an ISO 8601 stamp
+// or an HTML date ("2022-06-14T…", "2022-08").
+var isoDate = regexp.MustCompile(`^(\d{4}(?:-\d{2}(?:-\d{2})?)?)(?:$|[T ])`)
 
 // pageTitle is the <h1> of the main content, else og:title, else <title>
 // without its " | Site name" suffix; a generic heading ("Incident Report")
