@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -21,6 +22,9 @@ import (
 // title, organisation, canonical URL and date where it states them.
 func init() {
 	register(Parser{Name: htmlFormat, Detect: detectHTML, Parse: parseHTML})
+	for e := range htmlExts {
+		candidateExts[e] = true
+	}
 }
 
 const (
@@ -62,6 +66,23 @@ func detectHTML(in Input) int {
 	return 60
 }
 
+// savedPageAssets reports whether dir is the "NAME_files" folder a
+// browser's "Save page as" writes beside NAME.html (scripts, styles,
+// images and the pages of embedded frames, which are not postmortems);
+// a directory walk skips it.
+func savedPageAssets(dir string) bool {
+	stem, ok := strings.CutSuffix(filepath.Base(dir), "_files")
+	if !ok || stem == "" {
+		return false
+	}
+	for e := range htmlExts {
+		if _, err := os.Lstat(filepath.Join(filepath.Dir(dir), stem+e)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // pageMeta is what the page says about itself outside its text.
 type pageMeta struct {
 	title, ogTitle, siteName, url, published string
@@ -73,11 +94,15 @@ func parseHTML(in Input) (*Result, error) {
 		return nil, err
 	}
 	doc, err := html.Parse(bytes.NewReader(stripBOM(in.Data)))
+	if err != nil && strings.Contains(err.Error(), "open stack of elements") {
+		err = nil // the parser's own depth limit: refused as too deep below
+		doc = nil
+	}
 	if err != nil {
 		return nil, inputError(incident.ErrSyntax, in.Name, 0, "cannot read the page as HTML: %v", err).
 			WithHint("save the page again from the browser, or use --format rawtext on its text")
 	}
-	if d := htmlDepth(doc, MaxHTMLDepth); d > MaxHTMLDepth {
+	if doc == nil || htmlDepth(doc, MaxHTMLDepth) > MaxHTMLDepth {
 		return nil, inputError(incident.ErrTooLarge, in.Name, 0, "the page nests elements deeper than %d levels", MaxHTMLDepth).
 			WithHint("this is not a saved article; copy the postmortem text into a .txt file")
 	}

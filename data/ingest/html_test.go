@@ -98,6 +98,7 @@ func TestHTMLRefused(t *testing.T) {
 	}{
 		{"empty_page.html", string(empty), incident.ErrEmpty, "no readable text"},
 		{"deep.html", deep, incident.ErrTooLarge, "deeper than"},
+		{"deeper.html", strings.Repeat("<b><i><u>", 1000) + "outage", incident.ErrTooLarge, "deeper than"},
 		{"latin1.html", "<html><body><p>caf\xe9 outage</p></body></html>", incident.ErrEncoding, "invalid UTF-8"},
 		{"blank.html", " \n ", incident.ErrEmpty, "empty"},
 	} {

@@ -59,7 +59,8 @@ func skippedFor(path string, err error) *Skipped {
 }
 
 // candidateExts are the file endings Load picks up when walking a
-// directory. Files named on the command line are always tried.
+// directory (html.go adds the web-page endings). Files named on the
+// command line are always tried.
 var candidateExts = map[string]bool{
 	".txt": true, ".text": true, ".md": true, ".markdown": true,
 	".json": true, ".jsonl": true, ".ndjson": true, ".csv": true, ".tsv": true,
@@ -132,6 +133,9 @@ func Expand(paths []string) ([]string, []FileResult) {
 					bad = append(bad, FileResult{Path: DisplayName(path), Err: &Skipped{Path: DisplayName(path), Reason: linkedDirReason}})
 					return nil
 				}
+			}
+			if d.IsDir() && path != root && savedPageAssets(path) {
+				return filepath.SkipDir
 			}
 			if d.IsDir() || !Candidate(path) {
 				return nil
