@@ -46,6 +46,7 @@ var malformedCases = []struct {
 	{"json_bad_facet.json", "", incident.ErrInvalid},
 	{"json_bad_id.json", "", incident.ErrInvalid},
 	{"json_nul_title.json", "", incident.ErrEncoding},
+	{"html_no_text.html", "", incident.ErrEmpty},
 	{"json_bad_start.json", "", incident.ErrType},
 	{"json_deep_nesting.json", "", incident.ErrSyntax},
 	{"json_detected_before_start.json", "", incident.ErrRange},

@@ -23,6 +23,9 @@
 //   - docx: a postmortem saved as a Word document (Word, Google Docs,
 //     LibreOffice); its text, headings and table rows are read as a plain
 //     note is. The byte-level text checks apply to the extracted text.
+//   - html: a web page saved from the browser or exported (blog post,
+//     status page, Confluence, Google Docs): the text a reader sees, read
+//     as rawtext, with title, organisation, URL and date from the page.
 //
 // Plain notes (.md or .txt without front matter) are read as rawtext.
 // Options (LoadWith) carry what files do not say: --org, --id-prefix,

@@ -38,6 +38,7 @@ func TestMalformed(t *testing.T) {
 		{"json_missing_id.json", "", incident.ErrMissing, 1, "id"},
 		{"json_bad_id.json", "", incident.ErrInvalid, 1, "id"},
 		{"json_nul_title.json", "", incident.ErrEncoding, 1, "title"},
+		{"html_no_text.html", "", incident.ErrEmpty, 0, ""},
 		{"json_negative_ttd.json", "", incident.ErrRange, 3, "ttd"},
 		{"json_absurd_ttr.json", "", incident.ErrRange, 1, "ttr"},
 		{"json_end_before_start.json", "", incident.ErrRange, 1, "resolved"},
