@@ -72,6 +72,7 @@ var malformedCases = []struct {
 	{"json_unknown_field.json", "", incident.ErrInvalid},
 	{"json_duplicate_field.json", "", incident.ErrInvalid},
 	{"json_duplicate_tag_field.json", "", incident.ErrInvalid},
+	{"json_duplicate_field_case.json", "", incident.ErrInvalid},
 	{"json_unknown_term.json", "", incident.ErrInvalid},
 	{"list_no_entries.md", "list", incident.ErrEmpty},
 	{"md_bad_time.md", "", incident.ErrType},

@@ -31,6 +31,7 @@ func TestMalformed(t *testing.T) {
 		{"json_unknown_field.json", "", incident.ErrInvalid, 5, "colour"},
 		{"json_duplicate_field.json", "", incident.ErrInvalid, 5, "title"},
 		{"json_duplicate_tag_field.json", "", incident.ErrInvalid, 3, "tags[1].term"},
+		{"json_duplicate_field_case.json", "", incident.ErrInvalid, 5, "Title"},
 		{"json_newer_schema.json", "", incident.ErrSchema, 1, "schema"},
 		{"json_deep_nesting.json", "", incident.ErrSyntax, 3, ""},
 		{"json_not_objects.json", "", incident.ErrType, 2, ""},
