@@ -27,7 +27,41 @@ type docxReader struct {
 	inRun     bool
 	inRPr     bool
 	inText    bool
-	rows      []*docxRow // open table rows, innermost last
+	rows      []*docxRow  // open table rows, innermost last
+	boxes     []docxFrame // the paragraphs that open text boxes interrupt
+}
+
+// docxFrame is the state of a paragraph that holds a text box
+// (w:txbxContent, inside one of its runs): the box's own paragraphs are
+// read on their own, then the paragraph goes on where it stopped.
+type docxFrame struct {
+	para, run, style                                 string
+	listItem, runHidden, inPPr, inRun, inRPr, inText bool
+	rows                                             []*docxRow
+}
+
+// openBox sets the paragraph being read aside for a text box.
+func (w *docxReader) openBox() {
+	w.boxes = append(w.boxes, docxFrame{para: w.para.String(), run: w.run.String(), style: w.style,
+		listItem: w.listItem, runHidden: w.runHidden, inPPr: w.inPPr, inRun: w.inRun, inRPr: w.inRPr, inText: w.inText, rows: w.rows})
+	w.para.Reset()
+	w.run.Reset()
+	w.style, w.listItem, w.runHidden, w.inPPr, w.inRun, w.inRPr, w.inText, w.rows = "", false, false, false, false, false, false, nil
+}
+
+// closeBox takes up the paragraph the text box interrupted.
+func (w *docxReader) closeBox() {
+	n := len(w.boxes)
+	if n == 0 {
+		return
+	}
+	f := w.boxes[n-1]
+	w.boxes = w.boxes[:n-1]
+	w.para.Reset()
+	w.para.WriteString(f.para)
+	w.run.Reset()
+	w.run.WriteString(f.run)
+	w.style, w.listItem, w.runHidden, w.inPPr, w.inRun, w.inRPr, w.inText, w.rows = f.style, f.listItem, f.runHidden, f.inPPr, f.inRun, f.inRPr, f.inText, f.rows
 }
 
 // docxRow is a table row being read: its finished cells and the current
@@ -37,8 +71,10 @@ type docxRow struct {
 	cell  strings.Builder
 }
 
-// docxSkipped are the elements whose text a reader does not see.
-var docxSkipped = map[string]bool{"del": true, "delText": true, "moveFrom": true, "instrText": true}
+// docxSkipped are the elements whose text a reader does not see, or sees
+// elsewhere: mc:Fallback repeats, for older readers, what its mc:Choice
+// holds (a text box as VML beside the same box as a drawing).
+var docxSkipped = map[string]bool{"del": true, "delText": true, "moveFrom": true, "instrText": true, "Fallback": true}
 
 func (w *docxReader) start(t xml.StartElement) {
 	name := t.Name.Local
@@ -78,6 +114,8 @@ func (w *docxReader) start(t xml.StartElement) {
 		w.runText("-")
 	case "tr":
 		w.rows = append(w.rows, &docxRow{})
+	case "txbxContent":
+		w.openBox()
 	case "tc":
 		if len(w.rows) > 0 {
 			w.rows[len(w.rows)-1].cell.Reset()
@@ -118,6 +156,8 @@ func (w *docxReader) end(name string) {
 		}
 	case "tr":
 		w.endRow()
+	case "txbxContent":
+		w.closeBox()
 	case "tbl":
 		if len(w.rows) == 0 {
 			w.out.WriteString("\n")

@@ -65,6 +65,12 @@ func TestDocxBody(t *testing.T) {
 			"Outer a | b\n\n"},
 		{"tab stops of a paragraph are not text", `<w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="720"/></w:tabs></w:pPr><w:r><w:t>Text</w:t></w:r></w:p>`, "Text\n\n"},
 		{"entities", wp("", "A &amp; B &lt;ok&gt;"), "A & B <ok>\n\n"},
+		{"text box: its paragraphs, then the paragraph holding it", `<w:p><w:r><w:t xml:space="preserve">Before the box, </w:t></w:r><w:r><w:pict><v:textbox xmlns:v="urn:schemas-microsoft-com:vml"><w:txbxContent>` + wp("", "In the box.") + `</w:txbxContent></v:textbox></w:pict></w:r><w:r><w:t>after it.</w:t></w:r></w:p>`,
+			"In the box.\n\nBefore the box, after it.\n\n"},
+		{"text box in AlternateContent read once (Choice, not Fallback)", `<w:p><w:r><w:t xml:space="preserve">Before, </w:t></w:r><w:r><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="wps"><w:drawing><wps:txbx xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><w:txbxContent>` + wp("", "Box.") + `</w:txbxContent></wps:txbx></w:drawing></mc:Choice><mc:Fallback><w:pict><v:textbox xmlns:v="urn:schemas-microsoft-com:vml"><w:txbxContent>` + wp("", "Box.") + `</w:txbxContent></v:textbox></w:pict></mc:Fallback></mc:AlternateContent></w:r><w:r><w:t>after.</w:t></w:r></w:p>`,
+			"Box.\n\nBefore, after.\n\n"},
+		{"text box in a table cell", `<w:tbl><w:tr><w:tc><w:p><w:r><w:t xml:space="preserve">Cell </w:t></w:r><w:r><w:pict><w:txbxContent>` + wp("", "box") + `</w:txbxContent></w:pict></w:r><w:r><w:t>end</w:t></w:r></w:p></w:tc><w:tc>` + wp("", "next") + `</w:tc></w:tr></w:tbl>`,
+			"box\n\nCell end | next\n\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
