@@ -94,11 +94,21 @@ func docxText(data []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	var body *zip.File
 	for _, f := range zr.File {
 		if f.Name != docxPart {
 			continue
 		}
-		rc, err := f.Open()
+		if body != nil {
+			// Zip readers differ in which of the two they take, so the
+			// text imported could differ from the text a reader is shown.
+			return "", incident.Errorf(incident.ErrSyntax, "the zip archive holds %s twice, so it is not a Word document", docxPart).
+				WithHint("save it again as .docx (Word document) from the program that wrote it, or export it as plain text or Markdown")
+		}
+		body = f
+	}
+	if body != nil {
+		rc, err := body.Open()
 		if err != nil {
 			return "", err
 		}

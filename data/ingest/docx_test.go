@@ -167,6 +167,13 @@ func TestDocxRefused(t *testing.T) {
 	w.Write([]byte("<styles/>"))
 	zw.Close()
 	doc := docxOf(t, wp("", "The checkout service failed after a deploy; engineers rolled it back."))
+	var twice bytes.Buffer
+	zw = zip.NewWriter(&twice)
+	for _, text := range []string{"The checkout service failed.", "The login service failed."} {
+		w, _ = zw.CreateHeader(&zip.FileHeader{Name: docxPart, Method: zip.Deflate})
+		w.Write([]byte(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` + wp("", text) + `</w:body></w:document>`))
+	}
+	zw.Close()
 	tests := []struct {
 		name string
 		data []byte
@@ -179,6 +186,7 @@ func TestDocxRefused(t *testing.T) {
 		{"broken XML", docxOf(t, `<w:p><w:r><w:t>x</w:r></w:p>`), incident.ErrSyntax},
 		{"nested too deep", docxOf(t, strings.Repeat("<w:sdt>", MaxDocxDepth)+strings.Repeat("</w:sdt>", MaxDocxDepth)), incident.ErrSyntax},
 		{"zip bomb", bomb.Bytes(), incident.ErrTooLarge},
+		{"the body twice, each reader free to take either", twice.Bytes(), incident.ErrSyntax},
 		{"text past the narrative limit", docxOf(t, wp("", strings.Repeat("word ", 2*incident.MaxTextBytes/5+1))), incident.ErrTooLarge},
 	}
 	for _, tt := range tests {
