@@ -33,6 +33,17 @@ const (
 // docxPart is the zip entry holding the document body.
 const docxPart = "word/document.xml"
 
+// oleMagic opens an OLE compound file: a Word 97-2003 document (.doc), or
+// a Word document saved with a password (encrypted, it is no zip).
+const oleMagic = "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+
+// isOLEWord reports whether in is an OLE compound file named as a Word
+// document.
+func isOLEWord(in Input) bool {
+	ext := strings.ToLower(filepath.Ext(in.Name))
+	return bytes.HasPrefix(in.Data, []byte(oleMagic)) && (ext == ".docx" || ext == ".doc")
+}
+
 // isDocx reports whether data is a zip archive holding a Word document
 // body. It looks for the part's name, which every zip stores in clear in
 // its local header and its central directory.
@@ -44,7 +55,7 @@ func isDocx(data []byte) bool {
 // document: the byte-level checks of text files do not apply to it, and
 // the docx parser says what is wrong with it if it is not one.
 func wordDocument(in Input) bool {
-	return isDocx(in.Data) || bytes.HasPrefix(in.Data, []byte("PK\x03\x04")) && strings.EqualFold(filepath.Ext(in.Name), ".docx")
+	return isDocx(in.Data) || bytes.HasPrefix(in.Data, []byte("PK\x03\x04")) && strings.EqualFold(filepath.Ext(in.Name), ".docx") || isOLEWord(in)
 }
 
 // detectDocx claims a Word document whatever its name; a .docx file that
@@ -53,13 +64,17 @@ func detectDocx(in Input) int {
 	switch {
 	case isDocx(in.Data):
 		return 95
-	case strings.EqualFold(filepath.Ext(in.Name), ".docx"):
+	case strings.EqualFold(filepath.Ext(in.Name), ".docx"), isOLEWord(in):
 		return 60
 	}
 	return 0
 }
 
 func parseDocx(in Input) (*Result, error) {
+	if isOLEWord(in) {
+		return nil, inputError(incident.ErrSyntax, in.Name, 0, "a Word 97-2003 document (.doc) or one saved with a password, not a .docx").
+			WithHint("open it in Word or LibreOffice and save it as .docx (Word Document) without a password")
+	}
 	text, err := docxText(in.Data)
 	if err != nil {
 		var ie *incident.Error

@@ -229,3 +229,21 @@ func FuzzDocx(f *testing.F) {
 	f.Add(docxOf(f, `<w:tbl><w:tr><w:tc>`+wp("", "a")+`</w:tc></w:tr></w:tbl>`))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzParser(t, "docx", data) })
 }
+
+// TestDocxOLE checks that a Word 97-2003 document, or a Word document saved
+// with a password (both OLE compound files, not zips), is refused as such,
+// not as a text file holding NUL bytes.
+func TestDocxOLE(t *testing.T) {
+	ole := append([]byte(oleMagic), make([]byte, 4096)...)
+	for _, tt := range []struct{ name, format string }{
+		{"pm.docx", ""}, {"pm.docx", "docx"}, {"pm.doc", ""}, {"PM.DOC", "docx"},
+	} {
+		t.Run(tt.name+" "+tt.format, func(t *testing.T) {
+			_, err := ParseChecked(Input{Name: tt.name, Data: ole}, tt.format)
+			ie, ok := err.(*incident.Error)
+			if !ok || ie.Kind != incident.ErrSyntax || ie.File != tt.name || !strings.Contains(ie.Msg, "97-2003") || !strings.Contains(ie.Hint, "password") {
+				t.Errorf("error %#v, want a syntax error naming %s as a Word 97-2003 or password-protected document", err, tt.name)
+			}
+		})
+	}
+}
