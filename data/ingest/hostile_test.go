@@ -5,6 +5,7 @@ package ingest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -103,6 +104,41 @@ func TestNotRegularFiles(t *testing.T) {
 // ingest is walked (it found no case files: WalkDir does not follow its
 // root), under the name given; a link to a directory inside it still is
 // skipped, so a link back up cannot loop.
+// TestBrokenLinks checks that a link to nothing, or one of a loop of
+// links, met in a walk or named, is refused as a link that leads nowhere,
+// with what to do, not as a file that cannot be read.
+func TestBrokenLinks(t *testing.T) {
+	dir := t.TempDir()
+	writeCase(t, filepath.Join(dir, "a.json"), "T-A")
+	for _, err := range []error{
+		os.Symlink(filepath.Join(dir, "gone.json"), filepath.Join(dir, "dangling.json")),
+		os.Symlink("loop2.json", filepath.Join(dir, "loop1.json")),
+		os.Symlink("loop1.json", filepath.Join(dir, "loop2.json")),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]string{"dangling.json": "a link to " + filepath.Join(dir, "gone.json") + ", which does not exist", "loop1.json": "a link in a loop of links", "loop2.json": "a link in a loop of links"}
+	for _, paths := range [][]string{{dir}, {filepath.Join(dir, "dangling.json"), filepath.Join(dir, "loop1.json"), filepath.Join(dir, "loop2.json")}} {
+		got := map[string]bool{}
+		for _, r := range loadWithin(t, paths...) {
+			name := filepath.Base(r.Path)
+			if want[name] == "" {
+				continue
+			}
+			got[name] = true
+			var ie *incident.Error
+			if !errors.As(r.Err, &ie) || ie.Kind != incident.ErrNotFound || ie.Msg != want[name] || ie.Hint == "" || ie.File != r.Path {
+				t.Errorf("%v: %s: %#v, want %q with a hint", paths, name, r.Err, want[name])
+			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("%v: results for %v, want %d broken links", paths, got, len(want))
+		}
+	}
+}
+
 func TestLinkedDirectoryNamed(t *testing.T) {
 	real := t.TempDir()
 	writeCase(t, filepath.Join(real, "a.json"), "T-A")

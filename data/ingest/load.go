@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"incidents/data/incident"
@@ -58,6 +59,27 @@ func skippedFor(path string, err error) *Skipped {
 	return nil
 }
 
+// cannotRead is the error of a path that could not be read. A link that
+// leads nowhere, to nothing or round a loop of links, is said to be one,
+// with what to do: "cannot read: stat x.json: no such file" names a file
+// that ls lists.
+func cannotRead(path string, err error) *incident.Error {
+	e := &incident.Error{Kind: incident.ErrNotFound, File: DisplayName(path), Msg: "cannot read", Err: err}
+	if lst, lerr := os.Lstat(path); lerr != nil || lst.Mode()&fs.ModeSymlink == 0 {
+		return e
+	}
+	switch target, _ := os.Readlink(path); {
+	case errors.Is(err, syscall.ELOOP):
+		e.Msg = "a link in a loop of links"
+	case errors.Is(err, fs.ErrNotExist):
+		e.Msg = "a link to " + DisplayName(target) + ", which does not exist"
+	default:
+		return e
+	}
+	e.Err, e.Hint = nil, "point the link at the file to import, or remove it"
+	return e
+}
+
 // candidateExts are the file endings Load picks up when walking a
 // directory (html.go adds the web-page endings). Files named on the
 // command line are always tried.
@@ -96,7 +118,7 @@ func Expand(paths []string) ([]string, []FileResult) {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
-			cannot(p, "cannot read", err)
+			bad = append(bad, FileResult{Path: DisplayName(p), Err: cannotRead(p, err)})
 			continue
 		}
 		if !st.IsDir() {
@@ -197,7 +219,7 @@ func LoadFileWith(path string, opts Options) FileResult {
 		fr.Err = inputError(incident.ErrTooLarge, name, 0, "file is over the %d-byte limit (it holds more than its size said)", MaxFileSize).WithHint("split the file")
 		return fr
 	default:
-		fr.Err = &incident.Error{Kind: incident.ErrNotFound, File: name, Msg: "cannot read", Err: err}
+		fr.Err = cannotRead(path, err)
 		return fr
 	}
 	fr.Result, fr.Err = ParseChecked(Input{Name: name, Data: data, Opts: opts}, opts.Format)
