@@ -33,6 +33,10 @@ const (
 // docxPart is the zip entry holding the document body.
 const docxPart = "word/document.xml"
 
+// zipEncrypted is the general-purpose flag of a zip entry stored with a
+// password (zip -e): its bytes are not the document's.
+const zipEncrypted = 0x1
+
 // oleMagic opens an OLE compound file: a Word 97-2003 document (.doc), or
 // a Word document saved with a password (encrypted, it is no zip).
 const oleMagic = "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -121,6 +125,10 @@ func docxText(data []byte) (string, error) {
 				WithHint("save it again as .docx (Word document) from the program that wrote it, or export it as plain text or Markdown")
 		}
 		body = f
+	}
+	if body != nil && body.Flags&zipEncrypted != 0 {
+		return "", incident.Errorf(incident.ErrSyntax, "the document is locked with a zip password").
+			WithHint("unzip it with its password, or save it again as .docx without a password")
 	}
 	if body != nil {
 		rc, err := body.Open()

@@ -174,6 +174,11 @@ func TestDocxRefused(t *testing.T) {
 		w.Write([]byte(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` + wp("", text) + `</w:body></w:document>`))
 	}
 	zw.Close()
+	var locked bytes.Buffer // the encryption flag is what a reader goes by
+	zw = zip.NewWriter(&locked)
+	w, _ = zw.CreateHeader(&zip.FileHeader{Name: docxPart, Method: zip.Store, Flags: zipEncrypted})
+	w.Write([]byte(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` + wp("", "The checkout service failed.") + `</w:body></w:document>`))
+	zw.Close()
 	tests := []struct {
 		name string
 		data []byte
@@ -187,6 +192,7 @@ func TestDocxRefused(t *testing.T) {
 		{"nested too deep", docxOf(t, strings.Repeat("<w:sdt>", MaxDocxDepth)+strings.Repeat("</w:sdt>", MaxDocxDepth)), incident.ErrSyntax},
 		{"zip bomb", bomb.Bytes(), incident.ErrTooLarge},
 		{"the body twice, each reader free to take either", twice.Bytes(), incident.ErrSyntax},
+		{"encrypted zip entry", locked.Bytes(), incident.ErrSyntax},
 		{"text past the narrative limit", docxOf(t, wp("", strings.Repeat("word ", 2*incident.MaxTextBytes/5+1))), incident.ErrTooLarge},
 	}
 	for _, tt := range tests {
