@@ -3,8 +3,10 @@ package ingest
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/xml"
 	"errors"
 	"io"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -13,7 +15,7 @@ import (
 
 // The "docx" format is a postmortem written in a word processor and saved
 // or exported as a Word document (Word, Google Docs, LibreOffice). Its
-// text is read from word/document.xml as a reader sees it: one line per
+// text is read from its document part (mainPart) as a reader sees it: one line per
 // paragraph, headings as "# " lines, list items as "- " lines, the cells
 // of a table row on one line; deleted and hidden text is left out. That
 // text is then read as a plain note is (rawtext: sections, title, timeline,
@@ -30,8 +32,50 @@ const (
 	MaxDocxDepth    = 256
 )
 
-// docxPart is the zip entry holding the document body.
+// docxPart is the zip entry holding the document body when the package
+// does not name another.
 const docxPart = "word/document.xml"
+
+// docxRels is the package's relationships part: its officeDocument
+// relationship names the document part (ECMA-376 Part 1, 11.3.10), which
+// is word/document.xml but for some writers (Word Online:
+// word/document2.xml). maxDocxRelsBytes bounds what of it is read.
+const (
+	docxRels         = "_rels/.rels"
+	maxDocxRelsBytes = 1 << 20
+)
+
+// mainPart is the name of the document part: the target of the package's
+// officeDocument relationship (transitional or strict), or
+// word/document.xml when the package names none.
+func mainPart(zr *zip.Reader) string {
+	for _, f := range zr.File {
+		if f.Name != docxRels {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return docxPart
+		}
+		defer rc.Close()
+		var rels struct {
+			Rel []struct {
+				Type   string `xml:"Type,attr"`
+				Target string `xml:"Target,attr"`
+			} `xml:"Relationship"`
+		}
+		if xml.NewDecoder(io.LimitReader(rc, maxDocxRelsBytes)).Decode(&rels) != nil {
+			return docxPart
+		}
+		for _, r := range rels.Rel {
+			if strings.HasSuffix(r.Type, "/officeDocument") && r.Target != "" {
+				return strings.TrimPrefix(path.Clean("/"+r.Target), "/")
+			}
+		}
+		return docxPart
+	}
+	return docxPart
+}
 
 // zipEncrypted is the general-purpose flag of a zip entry stored with a
 // password (zip -e): its bytes are not the document's.
@@ -113,15 +157,16 @@ func docxText(data []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	part := mainPart(zr)
 	var body *zip.File
 	for _, f := range zr.File {
-		if f.Name != docxPart {
+		if f.Name != part {
 			continue
 		}
 		if body != nil {
 			// Zip readers differ in which of the two they take, so the
 			// text imported could differ from the text a reader is shown.
-			return "", incident.Errorf(incident.ErrSyntax, "the zip archive holds %s twice, so it is not a Word document", docxPart).
+			return "", incident.Errorf(incident.ErrSyntax, "the zip archive holds %s twice, so it is not a Word document", part).
 				WithHint("save it again as .docx (Word document) from the program that wrote it, or export it as plain text or Markdown")
 		}
 		body = f
@@ -138,7 +183,7 @@ func docxText(data []byte) (string, error) {
 		defer rc.Close()
 		return docxBody(&limitedReader{r: rc, left: MaxDocxXMLBytes})
 	}
-	return "", incident.Errorf(incident.ErrSyntax, "a zip archive without %s, so not a Word document", docxPart).
+	return "", incident.Errorf(incident.ErrSyntax, "a zip archive without %s, so not a Word document", part).
 		WithHint("import the postmortem as .docx, Markdown, plain text or case JSON")
 }
 

@@ -253,3 +253,39 @@ func TestDocxOLE(t *testing.T) {
 		})
 	}
 }
+
+// TestDocxMainPart checks that the document part is the one the package's
+// relationships name (ECMA-376 Part 1, 11.3.10): Word Online saves it as
+// word/document2.xml, and Strict Open XML names it with another type.
+func TestDocxMainPart(t *testing.T) {
+	body := `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` + wp("", "The checkout service failed after a deploy; engineers rolled it back.") + `</w:body></w:document>`
+	rels := func(typ, target string) string {
+		return `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="` + typ + `" Target="` + target + `"/></Relationships>`
+	}
+	const transitional = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument"
+	for _, tt := range []struct {
+		name  string
+		files [][2]string
+	}{
+		{"Word Online: word/document2.xml", [][2]string{{"_rels/.rels", rels(transitional, "/word/document2.xml")}, {"word/document2.xml", body}}},
+		{"Strict Open XML, relative target", [][2]string{{"_rels/.rels", rels("http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument", "word/document.xml")}, {"word/document.xml", body}}},
+		{"the named part over word/document.xml", [][2]string{{"_rels/.rels", rels(transitional, "word/main.xml")}, {"word/document.xml", strings.Replace(body, "checkout", "login", 1)}, {"word/main.xml", body}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			zw := zip.NewWriter(&buf)
+			for _, f := range tt.files {
+				w, _ := zw.Create(f[0])
+				w.Write([]byte(f[1]))
+			}
+			zw.Close()
+			res, err := ParseChecked(Input{Name: "pm.docx", Data: buf.Bytes()}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := res.Incidents[0].Narrative; !strings.Contains(n, "The checkout service failed") {
+				t.Errorf("narrative %q, want the text of the part _rels/.rels names", n)
+			}
+		})
+	}
+}
