@@ -43,6 +43,7 @@ var malformedCases = []struct {
 	{"empty.txt", "", incident.ErrEmpty},
 	{"invalid_utf8.txt", "", incident.ErrEncoding},
 	{"json_absurd_ttr.json", "", incident.ErrRange},
+	{"json_ttr_past_go_duration.json", "", incident.ErrRange},
 	{"json_bad_facet.json", "", incident.ErrInvalid},
 	{"json_bad_id.json", "", incident.ErrInvalid},
 	{"json_nul_title.json", "", incident.ErrEncoding},

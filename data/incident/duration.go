@@ -45,6 +45,12 @@ func Between(start, end *time.Time) (*Duration, error) {
 	return &Duration{Minutes: d.Minutes(), Source: Derived}, nil
 }
 
+// InRange reports whether d is a usable TTD or TTR: 0 to MaxDuration.
+// It compares minutes as floats, not as a time.Duration: a figure past
+// time.Duration's range (about 292 years) would wrap to a negative one
+// and pass, and NaN fails both comparisons.
+func (d *Duration) InRange() bool { return d.Minutes >= 0 && d.Minutes <= MaxDuration.Minutes() }
+
 // Std converts to a time.Duration.
 func (d *Duration) Std() time.Duration {
 	return time.Duration(d.Minutes * float64(time.Minute))
@@ -121,7 +127,7 @@ func ParseDuration(s string) (*Duration, error) {
 	if !seen {
 		return nil, fmt.Errorf("duration %q: no figure found", s)
 	}
-	if total < 0 || time.Duration(total*float64(time.Minute)) > MaxDuration {
+	if d := (&Duration{Minutes: total}); !d.InRange() {
 		return nil, fmt.Errorf("duration %q is out of range (0 to 365 days)", s)
 	}
 	return &Duration{Minutes: total, Source: Given}, nil

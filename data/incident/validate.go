@@ -21,8 +21,21 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
 
 // Validate checks a parsed case before it is stored: required fields, id
 // syntax, valid UTF-8, time order, duration ranges and size limits. The
-// returned *Error names the field and says what to do.
+// returned *Error names the field and says what to do. The checks run in
+// a fixed order, so a case with several faults always reports the same
+// one first.
 func Validate(in *Incident) error {
+	for _, check := range []func(*Incident) error{validateIdentity, validateText, validateTimes, validateTags, validateLists} {
+		if err := check(in); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateIdentity checks the id, title, organisation, duplicate_of and
+// aliases.
+func validateIdentity(in *Incident) error {
 	switch {
 	case in.ID == "":
 		return Errorf(ErrMissing, "case has no id").WithField("id").WithHint("give the case an id, or let the importer derive one from its source")
@@ -46,21 +59,34 @@ func Validate(in *Incident) error {
 				WithHint("aliases are other ids of the case: letters, digits, '.', '_', ':' and '-', at most 128 characters, not the case's own id")
 		}
 	}
-	for name, s := range map[string]string{
-		"title": in.Title, "org": in.Org, "summary": in.Summary, "narrative": in.Narrative,
-		"symptoms": in.Symptoms, "root_cause": in.RootCause, "trigger": in.Trigger, "detection": in.Detection,
-	} {
-		if !utf8.ValidString(s) {
-			return Errorf(ErrEncoding, "case %s: text is not valid UTF-8", in.ID).WithField(name).WithHint("save the file as UTF-8")
+	return nil
+}
+
+// namedText is one text field of a case under its schema name.
+type namedText struct{ name, s string }
+
+// validateText checks every text field, in the order of the schema: valid
+// UTF-8, no NUL, within MaxTextBytes.
+func validateText(in *Incident) error {
+	for _, f := range []namedText{{"title", in.Title}, {"org", in.Org}, {"summary", in.Summary}, {"narrative", in.Narrative},
+		{"symptoms", in.Symptoms}, {"root_cause", in.RootCause}, {"trigger", in.Trigger}, {"detection", in.Detection}} {
+		if !utf8.ValidString(f.s) {
+			return Errorf(ErrEncoding, "case %s: text is not valid UTF-8", in.ID).WithField(f.name).WithHint("save the file as UTF-8")
 		}
-		if strings.IndexByte(s, 0) >= 0 {
-			return Errorf(ErrEncoding, "case %s: text holds a NUL character (\\u0000)", in.ID).WithField(name).
+		if strings.IndexByte(f.s, 0) >= 0 {
+			return Errorf(ErrEncoding, "case %s: text holds a NUL character (\\u0000)", in.ID).WithField(f.name).
 				WithHint("remove the NUL characters: text fields hold plain text (a file with NUL bytes is refused the same way)")
 		}
-		if len(s) > MaxTextBytes {
-			return Errorf(ErrTooLarge, "case %s: %d bytes is over the %d-byte limit", in.ID, len(s), MaxTextBytes).WithField(name).WithHint("split or shorten the text")
+		if len(f.s) > MaxTextBytes {
+			return Errorf(ErrTooLarge, "case %s: %d bytes is over the %d-byte limit", in.ID, len(f.s), MaxTextBytes).WithField(f.name).WithHint("split or shorten the text")
 		}
 	}
+	return nil
+}
+
+// validateTimes checks the date, the timestamps' order and the durations'
+// range.
+func validateTimes(in *Incident) error {
 	if in.Date != "" {
 		if _, _, ok := in.YearMonth(); !ok {
 			return Errorf(ErrType, "case %s: date %q is not YYYY, YYYY-MM or YYYY-MM-DD", in.ID, in.Date).WithField("date")
@@ -75,14 +101,19 @@ func Validate(in *Incident) error {
 	if in.Start != nil && in.Detected != nil && in.Detected.Before(*in.Start) {
 		return Errorf(ErrRange, "case %s: detected %s is before start %s", in.ID, in.Detected.Format("2006-01-02 15:04 MST"), in.Start.Format("2006-01-02 15:04 MST")).WithField("detected").WithHint("check the time zones and the order of the timestamps")
 	}
-	for name, d := range map[string]*Duration{"ttd": in.TTD, "ttr": in.TTR} {
-		if d == nil {
-			continue
-		}
-		if d.Minutes < 0 || d.Minutes != d.Minutes || d.Std() > MaxDuration {
-			return Errorf(ErrRange, "case %s: %s of %v minutes is out of range", in.ID, name, d.Minutes).WithField(name).WithHint("durations run from 0 to 365 days; leave the field out when unknown")
+	for _, f := range []struct {
+		name string
+		d    *Duration
+	}{{"ttd", in.TTD}, {"ttr", in.TTR}} {
+		if d := f.d; d != nil && !d.InRange() {
+			return Errorf(ErrRange, "case %s: %s of %v minutes is out of range", in.ID, f.name, d.Minutes).WithField(f.name).WithHint("durations run from 0 to 365 days; leave the field out when unknown")
 		}
 	}
+	return nil
+}
+
+// validateTags checks the number of tags and each tag's facet and term.
+func validateTags(in *Incident) error {
 	if len(in.Tags) > MaxTagsPerCase {
 		return Errorf(ErrTooLarge, "case %s has %d tags, over the limit of %d", in.ID, len(in.Tags), MaxTagsPerCase).WithField("tags")
 	}
@@ -94,9 +125,18 @@ func Validate(in *Incident) error {
 			return Errorf(ErrMissing, "case %s: tag %d has neither term nor raw text", in.ID, i+1).WithField("tags")
 		}
 	}
-	for name, l := range map[string][]string{"remediation": in.Remediation, "action_items": in.ActionItems, "lessons": in.Lessons, "categories": in.Categories, "keywords": in.Keywords} {
-		if len(l) > MaxListItems {
-			return Errorf(ErrTooLarge, "case %s: %d items, over the limit of %d", in.ID, len(l), MaxListItems).WithField(name)
+	return nil
+}
+
+// validateLists checks the list fields' and the sources' lengths, in the
+// order of the schema.
+func validateLists(in *Incident) error {
+	for _, f := range []struct {
+		name string
+		l    []string
+	}{{"remediation", in.Remediation}, {"action_items", in.ActionItems}, {"lessons", in.Lessons}, {"categories", in.Categories}, {"keywords", in.Keywords}} {
+		if len(f.l) > MaxListItems {
+			return Errorf(ErrTooLarge, "case %s: %d items, over the limit of %d", in.ID, len(f.l), MaxListItems).WithField(f.name)
 		}
 	}
 	if len(in.Sources) > MaxSourcesCount {
