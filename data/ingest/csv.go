@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -140,47 +142,13 @@ type csvSkipCol struct {
 	why    string
 }
 
-// plan decides the mapping of a file's columns.
+// plan decides the mapping of a file's columns: the preset's (or the
+// native field names'), then the mapping's, which win.
 func planCSV(in Input, h *csvHeader) (*csvPlan, error) {
 	m := in.Opts.Mapping
 	p := &csvPlan{name: in.Name, names: h.names, fields: map[string][]int{}, used: map[int]bool{}}
-	switch {
-	case m != nil && m.Preset != "":
-		p.preset, _ = presetByName(m.Preset)
-	default:
-		p.preset = matchPreset(h)
-	}
-	if p.preset == nil && nativeFields(h) > 0 {
-		p.preset, _ = presetByName(nativePreset)
-	}
-	if p.preset == nil && (m == nil || len(m.Columns) == 0) {
-		return nil, inputError(incident.ErrUnknownFormat, in.Name, 1, "no CSV preset matches these headers (%s)", headerList(h.names, 8)).
-			WithHint("map the columns: --map title=COLUMN,start=COLUMN,… or --mapping FILE (presets: " + strings.Join(presetNames(), ", ") + ")")
-	}
-	if p.preset == nil {
-		p.preset = &csvPreset{Name: "mapping"}
-	}
-	add := func(field string, cols []string, required bool) error {
-		var idx []int
-		for _, c := range cols {
-			if ix := h.index[normHeader(c)]; len(ix) > 0 {
-				idx = append(idx, ix...)
-			} else if required && len(cols) == 1 {
-				return inputError(incident.ErrMissing, in.Name, 1, "the mapping names column %q, which the file does not have (columns: %s)", c, headerList(h.names, 12)).
-					WithField(field).WithHint("spell the column as the header row does (case and spaces do not matter)")
-			}
-		}
-		if required && len(idx) == 0 {
-			return inputError(incident.ErrMissing, in.Name, 1, "the mapping names columns %s, which the file does not have (columns: %s)", strings.Join(cols, ", "), headerList(h.names, 12)).
-				WithField(field).WithHint("spell the columns as the header row does (case and spaces do not matter)")
-		}
-		if len(idx) > 0 {
-			p.fields[field] = idx
-			for _, i := range idx {
-				p.used[i] = true
-			}
-		}
-		return nil
+	if err := p.choosePreset(in, h); err != nil {
+		return nil, err
 	}
 	if p.preset.Name == nativePreset {
 		for i, n := range h.names {
@@ -194,14 +162,14 @@ func planCSV(in Input, h *csvHeader) (*csvPlan, error) {
 	}
 	for f, cols := range p.preset.Columns {
 		if m.column(f) == nil {
-			if err := add(f, cols, false); err != nil {
-				return nil, err
-			}
+			p.addField(in, h, f, cols, false) // never fails: not required
 		}
 	}
 	if m != nil {
-		for f, cols := range m.Columns {
-			if err := add(f, cols, true); err != nil {
+		// In field order, so that of two columns the file lacks the same
+		// one is named every time.
+		for _, f := range slices.Sorted(maps.Keys(m.Columns)) {
+			if err := p.addField(in, h, f, m.Columns[f], true); err != nil {
 				return nil, err
 			}
 		}
@@ -210,6 +178,68 @@ func planCSV(in Input, h *csvHeader) (*csvPlan, error) {
 		return nil, inputError(incident.ErrMissing, in.Name, 1, "no column gives the title (columns: %s)", headerList(h.names, 12)).
 			WithField("title").WithHint("map one: --map title=COLUMN")
 	}
+	p.skipColumns(h)
+	for f, cols := range p.fields {
+		if k := csvFields[f]; len(cols) > 1 && k != kindList && k != kindLines && k != kindURLs && k != kindAlias && k != kindServices {
+			p.oneValue = append(p.oneValue, f)
+		}
+	}
+	sort.Strings(p.oneValue)
+	return p, p.settings(in, h)
+}
+
+// choosePreset sets p.preset: the one the mapping names, else the one the
+// headers match, else the native field names, else a bare mapping (an
+// error when there is no mapping either).
+func (p *csvPlan) choosePreset(in Input, h *csvHeader) error {
+	m := in.Opts.Mapping
+	if m != nil && m.Preset != "" {
+		p.preset, _ = presetByName(m.Preset)
+	} else {
+		p.preset = matchPreset(h)
+	}
+	if p.preset == nil && nativeFields(h) > 0 {
+		p.preset, _ = presetByName(nativePreset)
+	}
+	if p.preset == nil && (m == nil || len(m.Columns) == 0) {
+		return inputError(incident.ErrUnknownFormat, in.Name, 1, "no CSV preset matches these headers (%s)", headerList(h.names, 8)).
+			WithHint("map the columns: --map title=COLUMN,start=COLUMN,… or --mapping FILE (presets: " + strings.Join(presetNames(), ", ") + ")")
+	}
+	if p.preset == nil {
+		p.preset = &csvPreset{Name: "mapping"}
+	}
+	return nil
+}
+
+// addField maps field onto the file's columns named cols (every column of
+// each name). A required field (one the mapping names) whose columns the
+// file lacks is an error naming them.
+func (p *csvPlan) addField(in Input, h *csvHeader, field string, cols []string, required bool) error {
+	var idx []int
+	for _, c := range cols {
+		if ix := h.index[normHeader(c)]; len(ix) > 0 {
+			idx = append(idx, ix...)
+		} else if required && len(cols) == 1 {
+			return inputError(incident.ErrMissing, in.Name, 1, "the mapping names column %q, which the file does not have (columns: %s)", c, headerList(h.names, 12)).
+				WithField(field).WithHint("spell the column as the header row does (case and spaces do not matter)")
+		}
+	}
+	if required && len(idx) == 0 {
+		return inputError(incident.ErrMissing, in.Name, 1, "the mapping names columns %s, which the file does not have (columns: %s)", strings.Join(cols, ", "), headerList(h.names, 12)).
+			WithField(field).WithHint("spell the columns as the header row does (case and spaces do not matter)")
+	}
+	if len(idx) > 0 {
+		p.fields[field] = idx
+		for _, i := range idx {
+			p.used[i] = true
+		}
+	}
+	return nil
+}
+
+// skipColumns finds the preset's skip columns (rows whose value there
+// marks them as not incidents) in the file.
+func (p *csvPlan) skipColumns(h *csvHeader) {
 	for _, s := range p.preset.Skip {
 		if ix := h.index[normHeader(s.Column)]; len(ix) > 0 {
 			vals := map[string]bool{}
@@ -222,13 +252,6 @@ func planCSV(in Input, h *csvHeader) (*csvPlan, error) {
 			}
 		}
 	}
-	for f, cols := range p.fields {
-		if k := csvFields[f]; len(cols) > 1 && k != kindList && k != kindLines && k != kindURLs && k != kindAlias && k != kindServices {
-			p.oneValue = append(p.oneValue, f)
-		}
-	}
-	sort.Strings(p.oneValue)
-	return p, p.settings(in, h)
 }
 
 // column is the mapping's columns for field, nil for a nil mapping.

@@ -233,6 +233,12 @@ func TestCSVMapping(t *testing.T) {
 	// A column the file lacks, an unknown field, a bad mapping file.
 	opts, _ = NewOptions(OptionsFlags{Org: "Acme", Maps: []string{"title=Headlin"}})
 	checkLocated(t, LoadFileWith(path, opts).Err, path, incident.ErrMissing, 1, "title")
+	// Two columns the file lacks: the first field in name order is named,
+	// every time (the mapping's fields were once read in map order).
+	opts, _ = NewOptions(OptionsFlags{Org: "Acme", Maps: []string{"title=Headline,summary=Sumary,narrative=Story,start=Opend"}})
+	for range 20 {
+		checkLocated(t, LoadFileWith(path, opts).Err, path, incident.ErrMissing, 1, "narrative")
+	}
 	if _, err := ParseMapSpec("titel=Headline"); incident.KindOf(err) != incident.ErrInvalid || !strings.Contains(err.Error(), "unknown field") {
 		t.Errorf("unknown field: %v", err)
 	}

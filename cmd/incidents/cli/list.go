@@ -50,9 +50,11 @@ root cause as a term id.`,
 		if f.Limit < 0 {
 			return usagef("--limit must be 0 or more, got %d", f.Limit)
 		}
-		for name, v := range map[string]string{"since": f.Since, "until": f.Until} {
-			if _, err := incident.DateBound(name, v, false); v != "" && err != nil {
-				return usageIfInvalid(err)
+		for _, b := range [][2]string{{"since", f.Since}, {"until", f.Until}} { // in this order, every time
+			if name, v := b[0], b[1]; v != "" {
+				if _, err := incident.DateBound(name, v, false); err != nil {
+					return usageIfInvalid(err)
+				}
 			}
 		}
 		f.NewestFirst = true
