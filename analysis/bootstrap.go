@@ -40,43 +40,62 @@ func MedianBootstrap(x []float64) Dist {
 	case 1:
 		return Dist{Values: []float64{x[0]}, Cum: []float64{1}}
 	}
-	// surv(t, k) = P(N_k >= t) where N_k ~ Binomial(m, k/m) counts the
-	// resampled values at or below x[k-1].
-	surv := func(t, k int) float64 {
-		switch {
-		case t <= 0 || k >= m:
-			return 1
-		case k <= 0 || t > m:
-			return 0
-		}
-		return mathext.RegIncBeta(float64(t), float64(m-t+1), float64(k)/float64(m))
+	surv := survival(m).at
+	if m%2 == 0 {
+		return evenMedianBootstrap(x, surv)
 	}
-	if m%2 == 1 {
-		// The resample median is x[k-1] with probability
-		// surv(t, k) - surv(t, k-1); over a run of equal values these
-		// telescope to the difference at the run's ends.
-		t := (m + 1) / 2
-		lo, hi := window(m, func(k int) float64 { return surv(t, k) })
-		base := surv(t, lo)
-		total := surv(t, hi) - base
-		var d Dist
-		prev := 0.0
-		for k := lo + 1; k <= hi; k++ {
-			if k < hi && x[k] == x[k-1] {
-				continue
-			}
-			c := (surv(t, k) - base) / total
-			if c > prev {
-				d.Values = append(d.Values, x[k-1])
-				d.Cum = append(d.Cum, c)
-				prev = c
-			}
-		}
-		if n := len(d.Cum); n > 0 {
-			d.Cum[n-1] = 1
-		}
-		return d
+	return oddMedianBootstrap(x, surv)
+}
+
+// survival is the sample size m of a bootstrap; at(t, k) = P(N_k >= t),
+// where N_k ~ Binomial(m, k/m) counts the resampled values at or below
+// the k-th order statistic.
+type survival int
+
+func (s survival) at(t, k int) float64 {
+	m := int(s)
+	switch {
+	case t <= 0 || k >= m:
+		return 1
+	case k <= 0 || t > m:
+		return 0
 	}
+	return mathext.RegIncBeta(float64(t), float64(m-t+1), float64(k)/float64(m))
+}
+
+// oddMedianBootstrap is MedianBootstrap for an odd len(x) > 1.
+func oddMedianBootstrap(x []float64, surv func(t, k int) float64) Dist {
+	m := len(x)
+	// The resample median is x[k-1] with probability
+	// surv(t, k) - surv(t, k-1); over a run of equal values these
+	// telescope to the difference at the run's ends.
+	t := (m + 1) / 2
+	lo, hi := window(m, func(k int) float64 { return surv(t, k) })
+	base := surv(t, lo)
+	total := surv(t, hi) - base
+	var d Dist
+	prev := 0.0
+	for k := lo + 1; k <= hi; k++ {
+		if k < hi && x[k] == x[k-1] {
+			continue
+		}
+		c := (surv(t, k) - base) / total
+		if c > prev {
+			d.Values = append(d.Values, x[k-1])
+			d.Cum = append(d.Cum, c)
+			prev = c
+		}
+	}
+	if n := len(d.Cum); n > 0 {
+		d.Cum[n-1] = 1
+	}
+	return d
+}
+
+// evenMedianBootstrap is MedianBootstrap for an even len(x) > 1: the
+// median is the mean of the two middle order statistics of a resample.
+func evenMedianBootstrap(x []float64, surv func(t, k int) float64) Dist {
+	m := len(x)
 	h := m / 2
 	lo, _ := window(m, func(k int) float64 { return surv(h, k) })
 	_, hi := window(m, func(k int) float64 { return surv(h+1, k) })
