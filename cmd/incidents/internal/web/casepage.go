@@ -97,6 +97,14 @@ func templateSafeURL(s string) bool {
 // caseBody writes the content of a case page; hasLinks tells whether the
 // snapshot has a link generation.
 func caseBody(b *bytes.Buffer, d *caseData, hasLinks bool) {
+	for _, part := range []func(*bytes.Buffer, *caseData, bool){caseHead, caseTags, caseRelated, caseSources} {
+		part(b, d, hasLinks)
+	}
+}
+
+// caseHead writes the title line, summary, fields, free-text sections,
+// narrative and lists of a case page.
+func caseHead(b *bytes.Buffer, d *caseData, _ bool) {
 	c := d.Case
 	w := b.WriteString
 	t := func(s string) { escText(b, s) }
@@ -163,6 +171,12 @@ func caseBody(b *bytes.Buffer, d *caseData, hasLinks bool) {
 		}
 		w("\n")
 	}
+}
+
+// caseTags writes the tag table of a case page.
+func caseTags(b *bytes.Buffer, d *caseData, _ bool) {
+	w := b.WriteString
+	t := func(s string) { escText(b, s) }
 	w("<h2>Tags</h2>\n")
 	if len(d.Tags) > 0 {
 		w("<table class=\"tags\" id=\"tags\"><thead><tr><th>Facet</th><th>Term</th><th>Origin</th><th>Confidence</th><th>Evidence</th></tr></thead><tbody>\n")
@@ -198,6 +212,14 @@ func caseBody(b *bytes.Buffer, d *caseData, hasLinks bool) {
 	} else {
 		w("<p class=\"muted\">No tags.</p>")
 	}
+}
+
+// caseRelated writes a case page's events, its related cases and the cases that list
+// it.
+func caseRelated(b *bytes.Buffer, d *caseData, hasLinks bool) {
+	c := d.Case
+	w := b.WriteString
+	t := func(s string) { escText(b, s) }
 	for _, ev := range d.Events {
 		w("\n<h2 class=\"event\">Same event: ")
 		t(ev.Name)
@@ -284,6 +306,13 @@ func caseBody(b *bytes.Buffer, d *caseData, hasLinks bool) {
 		}
 	}
 	w("\n")
+}
+
+// caseSources writes the related cases a case's source names and its sources.
+func caseSources(b *bytes.Buffer, d *caseData, _ bool) {
+	c := d.Case
+	w := b.WriteString
+	t := func(s string) { escText(b, s) }
 	if len(d.Refs) > 0 {
 		w("<h2>Related cases named by the source</h2><ul>\n")
 		for _, r := range d.Refs {
