@@ -70,28 +70,23 @@ func linkReferences(ctx context.Context, cases []*incident.Incident, st Identity
 	}
 	// Candidates by organisation and year: batch cases, and stored cases
 	// not in the batch (their text is read only when a reference needs it).
-	type cand struct {
-		c      *incident.Incident
-		stored bool
-		terms  map[string]bool
-	}
-	byOrgYear := map[string][]*cand{}
+	byOrgYear := map[string][]*refCand{}
 	key := func(org string, year int) string { return similarity.OrgIdentity(org) + "|" + strconv.Itoa(year) }
 	for _, c := range stored {
 		if _, ok := inBatch[c.ID]; ok {
 			continue
 		}
 		if y, _, ok := c.YearMonth(); ok {
-			byOrgYear[key(c.Org, y)] = append(byOrgYear[key(c.Org, y)], &cand{c: c, stored: true})
+			byOrgYear[key(c.Org, y)] = append(byOrgYear[key(c.Org, y)], &refCand{c: c, stored: true})
 		}
 	}
 	for _, c := range cases {
 		if y, _, ok := c.YearMonth(); ok {
-			byOrgYear[key(c.Org, y)] = append(byOrgYear[key(c.Org, y)], &cand{c: c})
+			byOrgYear[key(c.Org, y)] = append(byOrgYear[key(c.Org, y)], &refCand{c: c})
 		}
 	}
 	an := textproc.NewAnalyzer(textproc.DefaultFilters(), false)
-	termsOf := func(x *cand) map[string]bool {
+	termsOf := func(x *refCand) map[string]bool {
 		if x.terms == nil {
 			if x.stored && st != nil {
 				if m, err := st.Cases(ctx, []string{x.c.ID}); err == nil && m[x.c.ID] != nil {
@@ -109,30 +104,8 @@ func linkReferences(ctx context.Context, cases []*incident.Incident, st Identity
 				continue
 			}
 			want := textTerms(an, &incident.Incident{Title: r.Title})
-			var best *cand
-			bestShare, second := 0.0, 0.0
-			for _, x := range byOrgYear[key(r.Org, r.Year)] {
-				if x.c.ID == c.ID {
-					continue
-				}
-				have, n := termsOf(x), 0
-				for t := range want {
-					if have[t] {
-						n++
-					}
-				}
-				share := float64(n) / float64(max(len(want), 1))
-				if n < refMinWords {
-					share = 0
-				}
-				switch {
-				case share > bestShare:
-					best, bestShare, second = x, share, bestShare
-				case share > second:
-					second = share
-				}
-			}
-			if best == nil || bestShare < refTitleShare || bestShare-second < refMargin {
+			best, bestShare := bestRefCand(want, byOrgYear[key(r.Org, r.Year)], c.ID, termsOf)
+			if best == nil {
 				continue
 			}
 			target := best.c
@@ -149,6 +122,49 @@ func linkReferences(ctx context.Context, cases []*incident.Incident, st Identity
 		}
 	}
 	return cases, links
+}
+
+// refCand is a case a reference may name: a batch case, or a stored one
+// whose text is read only when a reference needs it (terms: nil until
+// then).
+type refCand struct {
+	c      *incident.Incident
+	stored bool
+	terms  map[string]bool
+}
+
+// bestRefCand is the candidate (other than the case self) holding the
+// largest share of the reference title's words want, and that share; nil
+// unless it holds at least refMinWords of them, refTitleShare of the
+// title and refMargin more than the runner-up.
+func bestRefCand(want map[string]bool, cands []*refCand, self string, termsOf func(*refCand) map[string]bool) (*refCand, float64) {
+	var best *refCand
+	bestShare, second := 0.0, 0.0
+	for _, x := range cands {
+		if x.c.ID == self {
+			continue
+		}
+		have, n := termsOf(x), 0
+		for t := range want {
+			if have[t] {
+				n++
+			}
+		}
+		share := float64(n) / float64(max(len(want), 1))
+		if n < refMinWords {
+			share = 0
+		}
+		switch {
+		case share > bestShare:
+			best, bestShare, second = x, share, bestShare
+		case share > second:
+			second = share
+		}
+	}
+	if best == nil || bestShare < refTitleShare || bestShare-second < refMargin {
+		return nil, 0
+	}
+	return best, bestShare
 }
 
 // String says what was linked, for the ingest report.
