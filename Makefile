@@ -51,11 +51,22 @@ $(MCP_CLIENT): $(MCP_NPM)/package.json $(MCP_NPM)/package-lock.json
 	@touch $@
 	@echo "installed the MCP test client ($(MCP_NPM)/node_modules)"
 
+# DuckDB's official Node.js client (its own build of DuckDB) reads a
+# database the commands leave and its Parquet export in cmd/incidents/cli
+# TestOfficialDuckDBClient; pinned and installed the same way.
+DUCKDB_NPM := cmd/incidents/cli/testdata/duckdb-node
+DUCKDB_CLIENT := $(DUCKDB_NPM)/node_modules/.package-lock.json
+$(DUCKDB_CLIENT): $(DUCKDB_NPM)/package.json $(DUCKDB_NPM)/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is needed to install DuckDB's Node.js client (apt-get install npm)"; exit 1; }
+	@cd $(DUCKDB_NPM) && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+	@echo "installed DuckDB's Node.js client ($(DUCKDB_NPM)/node_modules)"
+
 # Debian Chromium drives the browser tests; Debian's scikit-learn runs the
 # plain TF-IDF anchor the ranking gate compares with (similarity/evalset);
 # node runs the official MCP client; pandoc writes the Word documents the
 # docx importer is tested on (data/ingest TestDocxWrittenByPandoc).
-deps-test: $(MCP_CLIENT)
+deps-test: $(MCP_CLIENT) $(DUCKDB_CLIENT)
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	@/usr/bin/python3 -c 'import sklearn' 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-sklearn >/dev/null; }
 	@command -v pandoc >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pandoc >/dev/null; }
