@@ -3,10 +3,9 @@ package ingest
 import (
 	"archive/zip"
 	"bytes"
-	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -49,30 +48,11 @@ const (
 // officeDocument relationship (transitional or strict), or
 // word/document.xml when the package names none.
 func mainPart(zr *zip.Reader) string {
-	for _, f := range zr.File {
-		if f.Name != docxRels {
-			continue
+	rels, _ := readRels(zr, docxRels)
+	for _, r := range rels {
+		if strings.HasSuffix(r.Type, "/officeDocument") && r.Target != "" {
+			return relTarget("", r.Target)
 		}
-		rc, err := f.Open()
-		if err != nil {
-			return docxPart
-		}
-		defer rc.Close()
-		var rels struct {
-			Rel []struct {
-				Type   string `xml:"Type,attr"`
-				Target string `xml:"Target,attr"`
-			} `xml:"Relationship"`
-		}
-		if xml.NewDecoder(io.LimitReader(rc, maxDocxRelsBytes)).Decode(&rels) != nil {
-			return docxPart
-		}
-		for _, r := range rels.Rel {
-			if strings.HasSuffix(r.Type, "/officeDocument") && r.Target != "" {
-				return strings.TrimPrefix(path.Clean("/"+r.Target), "/")
-			}
-		}
-		return docxPart
 	}
 	return docxPart
 }
@@ -123,7 +103,7 @@ func parseDocx(in Input) (*Result, error) {
 		return nil, inputError(incident.ErrSyntax, in.Name, 0, "a Word 97-2003 document (.doc) or one saved with a password, not a .docx").
 			WithHint("open it in Word or LibreOffice and save it as .docx (Word Document) without a password")
 	}
-	text, err := docxText(in.Data)
+	text, stylesErr, err := docxText(in.Data)
 	if err != nil {
 		var ie *incident.Error
 		if errors.As(err, &ie) {
@@ -147,15 +127,20 @@ func parseDocx(in Input) (*Result, error) {
 	for _, c := range res.Incidents {
 		c.Format = "docx"
 	}
+	if stylesErr != nil && len(res.Notes) > 0 {
+		res.Notes[0] += fmt.Sprintf("; headings told by their style ids alone, as the styles are not readable (%v): save the document again from Word or LibreOffice to have them read", stylesErr)
+	}
 	res.Lines = nil // lines of the extracted text, not of the file
 	return res, nil
 }
 
 // docxText opens the archive and reads the text of its document part.
-func docxText(data []byte) (string, error) {
+// stylesErr says why the styles part could not be read; the text is read
+// all the same, its headings told by their style ids alone.
+func docxText(data []byte) (text string, stylesErr, err error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	part := mainPart(zr)
 	var body *zip.File
@@ -166,25 +151,27 @@ func docxText(data []byte) (string, error) {
 		if body != nil {
 			// Zip readers differ in which of the two they take, so the
 			// text imported could differ from the text a reader is shown.
-			return "", incident.Errorf(incident.ErrSyntax, "the zip archive holds %s twice, so it is not a Word document", part).
+			return "", nil, incident.Errorf(incident.ErrSyntax, "the zip archive holds %s twice, so it is not a Word document", part).
 				WithHint("save it again as .docx (Word document) from the program that wrote it, or export it as plain text or Markdown")
 		}
 		body = f
 	}
-	if body != nil && body.Flags&zipEncrypted != 0 {
-		return "", incident.Errorf(incident.ErrSyntax, "the document is locked with a zip password").
+	if body == nil {
+		return "", nil, incident.Errorf(incident.ErrSyntax, "a zip archive without %s, so not a Word document", part).
+			WithHint("import the postmortem as .docx, Markdown, plain text or case JSON")
+	}
+	if body.Flags&zipEncrypted != 0 {
+		return "", nil, incident.Errorf(incident.ErrSyntax, "the document is locked with a zip password").
 			WithHint("unzip it with its password, or save it again as .docx without a password")
 	}
-	if body != nil {
-		rc, err := body.Open()
-		if err != nil {
-			return "", err
-		}
-		defer rc.Close()
-		return docxBody(&limitedReader{r: rc, left: MaxDocxXMLBytes})
+	styles, stylesErr := readDocxStyles(zr, part)
+	rc, err := body.Open()
+	if err != nil {
+		return "", nil, err
 	}
-	return "", incident.Errorf(incident.ErrSyntax, "a zip archive without %s, so not a Word document", part).
-		WithHint("import the postmortem as .docx, Markdown, plain text or case JSON")
+	defer rc.Close()
+	text, err = docxBody(&limitedReader{r: rc, left: MaxDocxXMLBytes}, styles)
+	return text, stylesErr, err
 }
 
 // errDocxTooLarge is returned when the document part inflates past

@@ -13,11 +13,13 @@ import (
 // reader sees. Elements are matched by local name (w:p, w:r, w:t, …), so
 // documents of any writer's namespace prefix read alike.
 type docxReader struct {
-	out strings.Builder
-	// the paragraph being read: its text, its style, whether it is a list
-	// item
+	out    strings.Builder
+	styles docxStyles // the document's paragraph styles, nil when unread
+	// the paragraph being read: its text, its style id, its own outline
+	// level (-1 when it sets none), whether it is a list item
 	para     strings.Builder
 	style    string
+	outline  int
 	listItem bool
 	// the run being read and whether it is hidden (w:vanish)
 	run       strings.Builder
@@ -36,17 +38,18 @@ type docxReader struct {
 // read on their own, then the paragraph goes on where it stopped.
 type docxFrame struct {
 	para, run, style                                 string
+	outline                                          int
 	listItem, runHidden, inPPr, inRun, inRPr, inText bool
 	rows                                             []*docxRow
 }
 
 // openBox sets the paragraph being read aside for a text box.
 func (w *docxReader) openBox() {
-	w.boxes = append(w.boxes, docxFrame{para: w.para.String(), run: w.run.String(), style: w.style,
+	w.boxes = append(w.boxes, docxFrame{para: w.para.String(), run: w.run.String(), style: w.style, outline: w.outline,
 		listItem: w.listItem, runHidden: w.runHidden, inPPr: w.inPPr, inRun: w.inRun, inRPr: w.inRPr, inText: w.inText, rows: w.rows})
 	w.para.Reset()
 	w.run.Reset()
-	w.style, w.listItem, w.runHidden, w.inPPr, w.inRun, w.inRPr, w.inText, w.rows = "", false, false, false, false, false, false, nil
+	w.style, w.outline, w.listItem, w.runHidden, w.inPPr, w.inRun, w.inRPr, w.inText, w.rows = "", -1, false, false, false, false, false, false, nil
 }
 
 // closeBox takes up the paragraph the text box interrupted.
@@ -61,7 +64,7 @@ func (w *docxReader) closeBox() {
 	w.para.WriteString(f.para)
 	w.run.Reset()
 	w.run.WriteString(f.run)
-	w.style, w.listItem, w.runHidden, w.inPPr, w.inRun, w.inRPr, w.inText, w.rows = f.style, f.listItem, f.runHidden, f.inPPr, f.inRun, f.inRPr, f.inText, f.rows
+	w.style, w.outline, w.listItem, w.runHidden, w.inPPr, w.inRun, w.inRPr, w.inText, w.rows = f.style, f.outline, f.listItem, f.runHidden, f.inPPr, f.inRun, f.inRPr, f.inText, f.rows
 }
 
 // docxRow is a table row being read: its finished cells and the current
@@ -73,8 +76,9 @@ type docxRow struct {
 
 // docxSkipped are the elements whose text a reader does not see, or sees
 // elsewhere: mc:Fallback repeats, for older readers, what its mc:Choice
-// holds (a text box as VML beside the same box as a drawing).
-var docxSkipped = map[string]bool{"del": true, "delText": true, "moveFrom": true, "instrText": true, "Fallback": true}
+// holds (a text box as VML beside the same box as a drawing); w:pPrChange
+// holds a paragraph's properties before a tracked change (its old style).
+var docxSkipped = map[string]bool{"del": true, "delText": true, "moveFrom": true, "instrText": true, "Fallback": true, "pPrChange": true}
 
 func (w *docxReader) start(t xml.StartElement) {
 	name := t.Name.Local
@@ -85,15 +89,19 @@ func (w *docxReader) start(t xml.StartElement) {
 	switch name {
 	case "p":
 		w.para.Reset()
-		w.style, w.listItem = "", false
+		w.style, w.outline, w.listItem = "", -1, false
 	case "pPr":
 		w.inPPr = true
 	case "pStyle":
-		if w.inPPr {
-			w.style = strings.ToLower(docxAttr(t, "val"))
+		if w.inPPr && w.skip == 0 {
+			w.style = docxAttr(t, "val")
+		}
+	case "outlineLvl":
+		if w.inPPr && w.skip == 0 {
+			w.outline = docxOutline(docxAttr(t, "val"))
 		}
 	case "numPr":
-		w.listItem = w.listItem || w.inPPr
+		w.listItem = w.listItem || w.inPPr && w.skip == 0
 	case "r":
 		w.inRun, w.runHidden = true, false
 		w.run.Reset()
@@ -180,7 +188,7 @@ func (w *docxReader) endParagraph() {
 		c.WriteString(strings.Join(strings.Fields(text), " "))
 		return
 	}
-	switch level := docxHeadingLevel(w.style); {
+	switch level := w.styles.level(w.style, w.outline); {
 	case level > 0:
 		w.out.WriteString(strings.Repeat("#", level) + " " + strings.Join(strings.Fields(text), " ") + "\n\n")
 	case w.listItem:
@@ -248,10 +256,11 @@ func docxAttr(t xml.StartElement, local string) string {
 	return ""
 }
 
-// docxBody reads a document part.
-func docxBody(r io.Reader) (string, error) {
+// docxBody reads a document part whose paragraph styles are styles (nil:
+// headings are told by their style ids).
+func docxBody(r io.Reader, styles docxStyles) (string, error) {
 	d := xml.NewDecoder(r)
-	var w docxReader
+	w := docxReader{styles: styles, outline: -1}
 	depth, text := 0, 0 // text: bytes of character data read, shown or not
 	for {
 		tok, err := d.Token()

@@ -74,7 +74,7 @@ func TestDocxBody(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := docxText(docxOf(t, tt.body))
+			got, _, err := docxText(docxOf(t, tt.body))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,6 +233,7 @@ func TestDocxInWalk(t *testing.T) {
 func FuzzDocx(f *testing.F) {
 	f.Add(docxOf(f, wp("Title", "Queue stalled for an hour")+wp("", "On 3 March 2024 the queue stalled; engineers restarted it.")))
 	f.Add(docxOf(f, `<w:tbl><w:tr><w:tc>`+wp("", "a")+`</w:tc></w:tr></w:tbl>`))
+	f.Add(docxFiles(f, [2]string{docxPart, documentXML(wp("Titel", "Ausfall") + wp("Vorfall", "Ursache") + wp("A", "x"))}, [2]string{"word/styles.xml", stylesXML(wstyle("Titel", "Title", "", ""), wstyle("Vorfall", "V", "A", ""), wstyle("A", "A", "Vorfall", "1"))}))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzParser(t, "docx", data) })
 }
 
