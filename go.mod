@@ -19,6 +19,7 @@ require (
 	golang.org/x/net v0.63.0 // the HTML parser of the html ingest format
 	golang.org/x/sys v0.50.0 // FICLONE for the copy a fold of the log makes (data/store)
 	golang.org/x/term v0.48.0
+	golang.org/x/text v0.44.0 // the charsets of web pages not saved as UTF-8 (html ingest); the version golang.org/x/net v0.63.0 requires
 	gonum.org/v1/gonum v0.17.0
 )
 
@@ -46,11 +47,11 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	github.com/zeebo/xxh3 v1.1.0 // indirect
 	golang.org/x/exp v0.0.0-20260112195511-716be5621a96 // indirect
-	golang.org/x/mod v0.33.0 // indirect
+	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/sync v0.20.0 // indirect
-	golang.org/x/telemetry v0.0.0-20260209163413-e7419c687ee4 // indirect
+	golang.org/x/sync v0.25.0 // indirect
+	golang.org/x/telemetry v0.0.0-20261009151841-97e8ea77aa2a // indirect
 	golang.org/x/time v0.15.0 // indirect
-	golang.org/x/tools v0.42.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
 	golang.org/x/xerrors v0.0.0-20240903120638-7835f813f4da // indirect
 )

@@ -130,5 +130,10 @@ func FuzzHTML(f *testing.F) {
 	}
 	f.Add([]byte("<!doctype html><title>A | B</title><article><h1>x</h1><time datetime=2020-01>y</time><p>On 2020-01-02 from 10:00 to 11:00 UTC it failed.</p></article>"))
 	f.Add([]byte("<table><tr><td><pre>a\n b</pre><li>c<h2>Root cause:</h2><div hidden>d</div><svg><p>e"))
+	// pages in other charsets than UTF-8, declared truly or not (pageUTF8)
+	f.Add(charsetPage(`<meta charset="windows-1252">`, "<h1>Caf\xe9 \x96 \x80</h1><p>On 2020-01-02 it failed.</p>"))
+	f.Add(charsetPage(`<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">`, "<h1>\x8f\xe1\x8aQ</h1><p>\x81\x20x</p>"))
+	f.Add(append([]byte(`<?xml version="1.0" encoding="EUC-KR"?>`), charsetPage(`<meta charset="utf-8">`, "<p>\xb0\xa1\xff</p>")...))
+	f.Add(append([]byte("\xef\xbb\xbf"), charsetPage(`<meta charset="iso-2022-jp">`, "<p>\x1b$B$3\x1b(B</p>")...))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzParser(t, "html", data) })
 }

@@ -90,10 +90,14 @@ type pageMeta struct {
 }
 
 func parseHTML(in Input) (*Result, error) {
-	if err := CheckBytes(in); err != nil {
+	data, charsetNote, err := pageUTF8(in)
+	if err != nil {
 		return nil, err
 	}
-	doc, err := html.Parse(bytes.NewReader(stripBOM(in.Data)))
+	if err := CheckBytes(Input{Name: in.Name, Data: data}); err != nil {
+		return nil, err
+	}
+	doc, err := html.Parse(bytes.NewReader(data))
 	if err != nil && strings.Contains(err.Error(), "open stack of elements") {
 		err = nil // the parser's own depth limit: refused as too deep below
 		doc = nil
@@ -118,6 +122,9 @@ func parseHTML(in Input) (*Result, error) {
 		return nil, err
 	}
 	applyPageMeta(res.Incidents[0], &meta, in, text, &res.Notes[0])
+	if charsetNote != "" {
+		res.Notes[0] += "; " + charsetNote
+	}
 	res.Incidents[0].Format = htmlFormat
 	return res, nil
 }

@@ -253,7 +253,7 @@ func DisplayName(name string) string {
 // ParseChecked runs the byte-level checks (size, empty, binary, UTF-8),
 // parses in, and validates every case, locating errors at the case's line.
 func ParseChecked(in Input, format string) (*Result, error) {
-	if err := CheckBytes(in); err != nil {
+	if err := checkBytes(in, format); err != nil {
 		return nil, err
 	}
 	res, err := Parse(in, format)
@@ -281,8 +281,14 @@ func ParseChecked(in Input, format string) (*Result, error) {
 
 // CheckBytes refuses input that is too large, empty, binary (NUL bytes)
 // or not UTF-8, naming the line of the first bad byte. A Word document
-// (wordDocument) passes: its text is checked as it is extracted.
-func CheckBytes(in Input) error {
+// (wordDocument) passes: its text is checked as it is extracted; so does
+// a web page that is not UTF-8: the html parser decodes it from the
+// charset it declares, or says why it cannot (pageUTF8).
+func CheckBytes(in Input) error { return checkBytes(in, "") }
+
+// checkBytes is CheckBytes for input to be read as format ("" when it is
+// detected).
+func checkBytes(in Input, format string) error {
 	if len(in.Data) > MaxFileSize {
 		return inputError(incident.ErrTooLarge, in.Name, 0, "file is %d bytes, over the %d-byte limit", len(in.Data), MaxFileSize).WithHint("split the file")
 	}
@@ -298,12 +304,22 @@ func CheckBytes(in Input) error {
 		return inputError(incident.ErrBinary, in.Name, lineOf(in.Data, int64(i)), "file contains NUL bytes (not text)").
 			WithHint("import text files: case pages, postmortems, Markdown or JSON; a UTF-16 file must be saved as UTF-8")
 	}
-	if !utf8.Valid(in.Data) {
+	if !utf8.Valid(in.Data) && !webPage(in, format) {
 		i := firstInvalidUTF8(in.Data)
 		return inputError(incident.ErrEncoding, in.Name, lineOf(in.Data, int64(i)), "invalid UTF-8 at byte %d", i).
 			WithHint("save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)")
 	}
 	return nil
+}
+
+// webPage reports whether in is read as a web page: named so by format,
+// or detected as one.
+func webPage(in Input, format string) bool {
+	if format != "" {
+		return format == htmlFormat
+	}
+	p, err := Detect(in)
+	return err == nil && p.Name == htmlFormat
 }
 
 func firstInvalidUTF8(b []byte) int {
