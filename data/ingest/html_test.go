@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
 	"incidents/data/incident"
 )
 
@@ -132,5 +134,36 @@ func TestStripSiteSuffix(t *testing.T) {
 		if got := stripSiteSuffix(in); got != want {
 			t.Errorf("stripSiteSuffix(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestHTMLHeadingOneLine: a heading is one "#" line whatever it holds: a
+// <br> (a title set on two lines), a block or a list item in it is a
+// space, and a heading nested in another is read as its text; a <br>
+// outside a heading still ends a line.
+func TestHTMLHeadingOneLine(t *testing.T) {
+	for _, tt := range []struct{ name, body, want, h1 string }{
+		{"br in h1", `<h1>Checkout API outage<br>EU region</h1><p>Text.</p>`, "# Checkout API outage EU region\n\nText.", "Checkout API outage EU region"},
+		{"br with spaces and a self-closing br", `<h2>Root <br/> cause</h2>`, "## Root cause", ""},
+		{"br at the ends", `<h2><br>Timeline<br></h2><p>a<br>b</p>`, "## Timeline\n\na\nb", ""},
+		{"br inside inline markup", `<h3><span>Impact<br><small>(EU)</small></span></h3>`, "### Impact (EU)", ""},
+		{"blocks and a list item", `<h2><div>Root</div><p>cause</p><li>one</li></h2>`, "## Root cause - one", ""},
+		{"a heading in a heading", `<h1><span>Outage <h2>in EU</h2></span></h1><p>x</p>`, "# Outage in EU\n\nx", "Outage in EU"},
+		{"pre in a heading", "<h2><pre>Root\ncause</pre></h2>", "## Root cause", ""},
+		{"br outside a heading", `<p>line one<br>line two</p><h2>Next</h2>`, "line one\nline two\n\n## Next", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := html.Parse(strings.NewReader("<!doctype html><body>" + tt.body + "</body>"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var meta pageMeta
+			if got := htmlText(mainRoot(doc), &meta); got != tt.want {
+				t.Errorf("text %q, want %q", got, tt.want)
+			}
+			if meta.h1 != tt.h1 {
+				t.Errorf("h1 %q, want %q", meta.h1, tt.h1)
+			}
+		})
 	}
 }

@@ -114,7 +114,10 @@ type textWriter struct {
 	out  strings.Builder
 	line strings.Builder
 	pre  int // inside <pre>
-	meta *pageMeta
+	// heading > 0 inside <h1>…<h6>: a heading is one line, so what
+	// would end a line there (<br>, a block, a list item) is a space
+	heading int
+	meta    *pageMeta
 	// keepChrome keeps <header>: the root is an article or
 	// the main content, whose header holds its title and date.
 	keepChrome bool
@@ -169,8 +172,13 @@ func (w *textWriter) space() {
 	}
 }
 
-// endLine writes the current line, if any, and starts another.
+// endLine writes the current line, if any, and starts another; inside a
+// heading it adds a space instead.
 func (w *textWriter) endLine() {
+	if w.heading > 0 {
+		w.space()
+		return
+	}
 	if l := strings.TrimSpace(w.line.String()); l != "" || w.pre > 0 {
 		w.out.WriteString(l)
 		w.out.WriteByte('\n')
@@ -203,10 +211,12 @@ func (w *textWriter) node(n *html.Node) {
 	if skipped[a] || hidden(n) || (!w.keepChrome && chrome[a]) {
 		return
 	}
-	if lvl := headingLevel(a); lvl > 0 {
+	if lvl := headingLevel(a); lvl > 0 && w.heading == 0 {
 		w.paragraph()
 		start := w.line.Len()
+		w.heading++
 		w.children(n)
+		w.heading--
 		h := strings.TrimSpace(w.line.String()[start:])
 		w.line.Reset()
 		if h != "" {
