@@ -35,7 +35,10 @@ var strongMarkers = []string{"Incident Report", "Root Cause", "Incident Start", 
 // half of them letters and one incident word give 20. Anything else is 0.
 func detectRawText(in Input) int {
 	b := in.Data[:min(len(in.Data), 64<<10)]
-	for len(b) > 0 && !utf8.Valid(b) { // a cut inside a rune
+	// Drop a rune the cut split (at most UTFMax-1 bytes): trimming until
+	// the rest is valid took quadratic time on text that is not UTF-8
+	// (a web page in windows-1252, which detection now sees).
+	for i := 0; i < utf8.UTFMax-1 && len(b) > 0 && !utf8.Valid(b); i++ {
 		b = b[:len(b)-1]
 	}
 	s := string(b)
