@@ -137,7 +137,7 @@ func pageUTF8(in Input) ([]byte, string, error) {
 	case valid && !ascii:
 		return in.Data, "the page declares charset " + label + " but its bytes are UTF-8: read as UTF-8", nil
 	case enc == nil && ascii && name == "":
-		return in.Data, "", nil // ASCII reads alike in every charset but the replacement ones
+		return in.Data, "", nil // an unknown label over ASCII bytes, which read alike in the charsets pages are saved in
 	case enc == nil:
 		return nil, "", inputError(incident.ErrEncoding, in.Name, 0, "the page declares charset %q, which cannot be decoded", label).
 			WithHint(pageEncodingHint)
