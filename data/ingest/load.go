@@ -253,6 +253,9 @@ func DisplayName(name string) string {
 // ParseChecked runs the byte-level checks (size, empty, binary, UTF-8),
 // parses in, and validates every case, locating errors at the case's line.
 func ParseChecked(in Input, format string) (*Result, error) {
+	if format == "" && !utf8.Valid(in.Data) && webPage(in, "") {
+		format = htmlFormat // detected once, not again by Parse
+	}
 	if err := checkBytes(in, format); err != nil {
 		return nil, err
 	}
