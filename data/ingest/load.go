@@ -253,10 +253,8 @@ func DisplayName(name string) string {
 // ParseChecked runs the byte-level checks (size, empty, binary, UTF-8),
 // parses in, and validates every case, locating errors at the case's line.
 func ParseChecked(in Input, format string) (*Result, error) {
-	if format == "" && !utf8.Valid(in.Data) && webPage(in, "") {
-		format = htmlFormat // detected once, not again by Parse
-	}
-	if err := checkBytes(in, format); err != nil {
+	format, err := checkBytes(in, format)
+	if err != nil {
 		return nil, err
 	}
 	res, err := Parse(in, format)
@@ -287,42 +285,44 @@ func ParseChecked(in Input, format string) (*Result, error) {
 // (wordDocument) passes: its text is checked as it is extracted; so does
 // a web page that is not UTF-8: the html parser decodes it from the
 // charset it declares, or says why it cannot (pageUTF8).
-func CheckBytes(in Input) error { return checkBytes(in, "") }
+func CheckBytes(in Input) error {
+	_, err := checkBytes(in, "")
+	return err
+}
 
 // checkBytes is CheckBytes for input to be read as format ("" when it is
-// detected).
-func checkBytes(in Input, format string) error {
+// to be detected). It returns the format to read it as: "html" for a page
+// that is not UTF-8, detected here once (Parse need not detect it again),
+// else format.
+func checkBytes(in Input, format string) (string, error) {
 	if len(in.Data) > MaxFileSize {
-		return inputError(incident.ErrTooLarge, in.Name, 0, "file is %d bytes, over the %d-byte limit", len(in.Data), MaxFileSize).WithHint("split the file")
+		return "", inputError(incident.ErrTooLarge, in.Name, 0, "file is %d bytes, over the %d-byte limit", len(in.Data), MaxFileSize).WithHint("split the file")
 	}
 	if len(bytes.TrimSpace(stripBOM(in.Data))) == 0 {
-		return inputError(incident.ErrEmpty, in.Name, 0, "file is empty").WithHint("nothing to import; remove the file or add a case")
+		return "", inputError(incident.ErrEmpty, in.Name, 0, "file is empty").WithHint("nothing to import; remove the file or add a case")
 	}
 	if wordDocument(in) {
 		// A Word document is a zip archive: the docx parser checks the
 		// text it extracts instead.
-		return nil
+		return format, nil
 	}
 	if i := bytes.IndexByte(in.Data, 0); i >= 0 {
-		return inputError(incident.ErrBinary, in.Name, lineOf(in.Data, int64(i)), "file contains NUL bytes (not text)").
+		return "", inputError(incident.ErrBinary, in.Name, lineOf(in.Data, int64(i)), "file contains NUL bytes (not text)").
 			WithHint("import text files: case pages, postmortems, Markdown or JSON; a UTF-16 file must be saved as UTF-8")
 	}
-	if !utf8.Valid(in.Data) && !webPage(in, format) {
-		i := firstInvalidUTF8(in.Data)
-		return inputError(incident.ErrEncoding, in.Name, lineOf(in.Data, int64(i)), "invalid UTF-8 at byte %d", i).
-			WithHint("save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)")
+	if !utf8.Valid(in.Data) {
+		if format == "" {
+			if p, err := Detect(in); err == nil && p.Name == htmlFormat {
+				format = htmlFormat
+			}
+		}
+		if format != htmlFormat {
+			i := firstInvalidUTF8(in.Data)
+			return "", inputError(incident.ErrEncoding, in.Name, lineOf(in.Data, int64(i)), "invalid UTF-8 at byte %d", i).
+				WithHint("save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)")
+		}
 	}
-	return nil
-}
-
-// webPage reports whether in is read as a web page: named so by format,
-// or detected as one.
-func webPage(in Input, format string) bool {
-	if format != "" {
-		return format == htmlFormat
-	}
-	p, err := Detect(in)
-	return err == nil && p.Name == htmlFormat
+	return format, nil
 }
 
 func firstInvalidUTF8(b []byte) int {
