@@ -45,9 +45,9 @@ func TestDotDenseEqualsDotVec(t *testing.T) {
 				t.Errorf("dotDense = %v, %v; dotVec = %v, %v", text, tag, wantText, wantTag)
 			}
 			ix.clearQuery(tt.q, sc)
-			for i, w := range sc.qbits {
-				if w != 0 || sc.qrank[i] != 0 {
-					t.Fatalf("clearQuery left word %d: bits %x rank %d", i, w, sc.qrank[i])
+			for i, w := range sc.qwords {
+				if w != (qword{}) {
+					t.Fatalf("clearQuery left word %d: bits %x rank %d", i, w.bits, w.rank)
 				}
 			}
 		})

@@ -187,26 +187,32 @@ func (ix *Index) sweepBounds(sc *scratch, fn func(d int, ub float64)) {
 // bitset of its features, for each word of the bitset the position of its
 // first feature in the query, and the query's weights in feature order
 // with a zero after them, so that a lookup never branches (qexact);
-// clearQuery undoes it. The bitset and ranks take 12 bytes per 64
-// features of the corpus (51 KB at 100k cases), the weights 4 bytes per
-// feature of the query.
+// clearQuery undoes it. The bitset and ranks take 16 bytes per 64
+// features of the corpus (69 KB at 100k cases), side by side so that a
+// lookup reads one cache line, the weights 4 bytes per feature of the
+// query.
 func (ix *Index) scatterQuery(fids []uint32, fws []float32, sc *scratch) {
-	if nw := (len(ix.maxw) + 63) / 64; len(sc.qbits) != nw {
-		sc.qbits = make([]uint64, nw)
-		sc.qrank = make([]uint32, nw)
+	if nw := (len(ix.maxw) + 63) / 64; len(sc.qwords) != nw {
+		sc.qwords = make([]qword, nw)
 	}
 	for i := len(fids) - 1; i >= 0; i-- {
 		f := fids[i]
-		sc.qbits[f>>6] |= 1 << (f & 63)
-		sc.qrank[f>>6] = uint32(i)
+		sc.qwords[f>>6].bits |= 1 << (f & 63)
+		sc.qwords[f>>6].rank = uint32(i)
 	}
 	sc.qw = append(append(sc.qw[:0], fws...), 0)
 }
 
+// qword is one word of the query's feature bitset with the position in
+// the query of its first feature.
+type qword struct {
+	bits uint64
+	rank uint32
+}
+
 func (ix *Index) clearQuery(fids []uint32, sc *scratch) {
 	for _, f := range fids {
-		sc.qbits[f>>6] = 0
-		sc.qrank[f>>6] = 0
+		sc.qwords[f>>6] = qword{}
 	}
 }
 
@@ -214,9 +220,10 @@ func (ix *Index) clearQuery(fids []uint32, sc *scratch) {
 // a branch: the rank of f among the query's features, read through a
 // mask that is all ones when the query has f and zero when not.
 func (sc *scratch) qexact(f uint32) float32 {
-	w := sc.qbits[f>>6]
+	qw := sc.qwords[f>>6]
+	w := qw.bits
 	sh := f & 63
-	i := sc.qrank[f>>6] + uint32(bits.OnesCount64(w&(1<<sh-1)))
+	i := qw.rank + uint32(bits.OnesCount64(w&(1<<sh-1)))
 	mask := -uint32(w >> sh & 1)
 	return math.Float32frombits(math.Float32bits(sc.qw[i]) & mask)
 }

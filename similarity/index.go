@@ -81,6 +81,9 @@ type Index struct {
 	common     map[uint32]int
 	commonBits [][]uint64
 	commonW    []float32
+	// commonMask[i] has bit c set when case i carries common tag c
+	// (nil when there are more than commonMaskTags common tags).
+	commonMask []uint8
 
 	analyzer  *textproc.Analyzer // template for queries
 	queryMu   sync.Mutex
@@ -184,14 +187,19 @@ func (ix *Index) dotVec(fa []uint32, wa []float32, fb []uint32, wb []float32) (t
 // mispredicts, and the dense array, four bytes per feature of the corpus,
 // is beyond L2.)
 func (ix *Index) dotDense(sc *scratch, fb []uint32, wb []float32) (text, tag float64) {
+	// Features ascend, text ids before tag ids: the tag block is the
+	// tail, summed in a loop of its own (no branch per feature).
 	nt := uint32(ix.nText)
-	for j, f := range fb {
-		p := float64(sc.qexact(f)) * float64(wb[j])
-		if f < nt {
-			text += p
-		} else {
-			tag += p
-		}
+	t := len(fb)
+	for t > 0 && fb[t-1] >= nt {
+		t--
+	}
+	wb = wb[:len(fb)]
+	for j, f := range fb[:t] {
+		text += float64(sc.qexact(f)) * float64(wb[j])
+	}
+	for j := t; j < len(fb); j++ {
+		tag += float64(sc.qexact(fb[j])) * float64(wb[j])
 	}
 	return clamp01(text), clamp01(tag)
 }

@@ -1,32 +1,61 @@
 package similarity
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 )
 
-// TestSelectTouched checks the two-pass selection against a full sort of
+// selectCase is one row of TestSelectTouched.
+type selectCase struct {
+	name            string
+	n, touched, m   int
+	levels          int // distinct sum values (few: many ties)
+	credits         int
+	self            int
+	excludeMultiple int // exclude cases divisible by it (0: none)
+	floor           int // 0: none; -1: the m-th best sum; 1: just above it
+}
+
+// TestSelectTouched checks the selection, with and without a floor, against a full sort of
 // the touched cases' sums (credits included, self and excluded cases left
 // out), with ties of equal sums broken by the lower case index.
 func TestSelectTouched(t *testing.T) {
-	tests := []struct {
-		name            string
-		n, touched, m   int
-		levels          int // distinct sum values (few: many ties)
-		credits         int
-		self            int
-		excludeMultiple int // exclude cases divisible by it (0: none)
-	}{
-		{"fewer touched than m", 1000, 30, 50, 1000, 0, -1, 0},
-		{"many distinct sums", 5000, 3000, 200, 1 << 20, 0, 7, 0},
-		{"all sums equal", 5000, 3000, 200, 1, 0, -1, 0},
-		{"few levels and credits", 5000, 4000, 200, 5, 3, 11, 0},
-		{"credits and exclusions", 20000, 9000, 100, 1000, 2, 3, 5},
-		{"one sum far above", 5000, 3000, 200, 0, 1, -1, 0},
+	tests := []selectCase{
+		{"fewer touched than m", 1000, 30, 50, 1000, 0, -1, 0, 0},
+		{"floor at m-th: fewer touched than m", 1000, 30, 50, 1000, 0, -1, 0, -1},
+		{"floor above m-th: fewer touched than m", 1000, 30, 50, 1000, 0, -1, 0, 1},
+		{"many distinct sums", 5000, 3000, 200, 1 << 20, 0, 7, 0, 0},
+		{"floor at m-th: many distinct sums", 5000, 3000, 200, 1 << 20, 0, 7, 0, -1},
+		{"floor above m-th: many distinct sums", 5000, 3000, 200, 1 << 20, 0, 7, 0, 1},
+		{"all sums equal", 5000, 3000, 200, 1, 0, -1, 0, 0},
+		{"floor at m-th: all sums equal", 5000, 3000, 200, 1, 0, -1, 0, -1},
+		{"floor above m-th: all sums equal", 5000, 3000, 200, 1, 0, -1, 0, 1},
+		{"few levels and credits", 5000, 4000, 200, 5, 3, 11, 0, 0},
+		{"floor at m-th: few levels and credits", 5000, 4000, 200, 5, 3, 11, 0, -1},
+		{"floor above m-th: few levels and credits", 5000, 4000, 200, 5, 3, 11, 0, 1},
+		{"credits and exclusions", 20000, 9000, 100, 1000, 2, 3, 5, 0},
+		{"floor at m-th: credits and exclusions", 20000, 9000, 100, 1000, 2, 3, 5, -1},
+		{"floor above m-th: credits and exclusions", 20000, 9000, 100, 1000, 2, 3, 5, 1},
+		{"one sum far above", 5000, 3000, 200, 0, 1, -1, 0, 0},
+		{"floor at m-th: one sum far above", 5000, 3000, 200, 0, 1, -1, 0, -1},
+		{"floor above m-th: one sum far above", 5000, 3000, 200, 0, 1, -1, 0, 1},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
+		for _, withMask := range []bool{false, true} {
+			testSelectTouched(t, tc, withMask)
+		}
+	}
+}
+
+// testSelectTouched is one row of TestSelectTouched; withMask gives the
+// index a per-case mask of the common tags (the credits), as
+// buildCommonTags does for at most commonMaskTags of them.
+func testSelectTouched(t *testing.T, tc selectCase, withMask bool) {
+	{
+		t.Run(fmt.Sprintf("%s/mask=%v", tc.name, withMask), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, uint64(tc.n)))
 			sc := &scratch{acc: make([]float32, tc.n), accSeen: make([]uint64, (tc.n+63)/64)}
 			var want []partial
@@ -50,6 +79,7 @@ func TestSelectTouched(t *testing.T) {
 				for i := range c.bits {
 					c.bits[i] = r.Uint64()
 				}
+				c.c = len(sc.credits)
 				sc.credits = append(sc.credits, c)
 				for d := range sums {
 					if c.bits[d>>6]>>(d&63)&1 != 0 {
@@ -70,7 +100,42 @@ func TestSelectTouched(t *testing.T) {
 				return -1
 			})
 			want = want[:min(len(want), tc.m)]
-			got := slices.Clone(ix0.selectTouched(sc, tc.m, tc.self, excl))
+			// The floor: none, the m-th best sum (the same selection) or
+			// just above it (fewer than m reach it: not full).
+			var floor float32
+			if len(want) == tc.m && tc.floor != 0 {
+				floor = want[tc.m-1].acc
+				if tc.floor > 0 {
+					floor = math.Nextafter32(floor, 2000)
+				}
+			}
+			ix := &Index{}
+			if withMask {
+				ix.commonMask = make([]uint8, tc.n)
+				for d := range ix.commonMask {
+					for _, c := range sc.credits {
+						if c.bits[d>>6]>>(d&63)&1 != 0 {
+							ix.commonMask[d] |= 1 << c.c
+						}
+					}
+				}
+			}
+			h, full := ix.selectTouched(sc, tc.m, tc.self, excl, floor)
+			got := slices.Clone(h)
+			if tc.floor > 0 && len(want) == tc.m {
+				if full {
+					t.Fatalf("floor above the %d-th best sum: full", tc.m)
+				}
+				for _, p := range got {
+					if p.acc < floor {
+						t.Fatalf("sum %v below the floor %v admitted", p.acc, floor)
+					}
+				}
+				return
+			}
+			if full != (len(want) == tc.m) {
+				t.Fatalf("full = %v with %d of %d sums", full, len(want), tc.m)
+			}
 			byDoc := func(a, b partial) int { return int(int64(a.doc) - int64(b.doc)) }
 			slices.SortFunc(got, byDoc)
 			slices.SortFunc(want, byDoc)
@@ -85,6 +150,3 @@ func TestSelectTouched(t *testing.T) {
 		})
 	}
 }
-
-// ix0 is an empty index: selectTouched reads only the scratch.
-var ix0 = &Index{}

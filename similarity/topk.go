@@ -47,12 +47,14 @@ type scratch struct {
 	// approximate search
 	acc      []float32 // partial sums by case, zero between queries
 	accSeen  []uint64  // bitset of the cases with a sum
-	qbits    []uint64  // which features the query has (scatterQuery)
-	qrank    []uint32  // by word of qbits: the query position of its first feature
+	qwords   []qword   // which features the query has (scatterQuery)
 	qw       []float32 // query weights in feature order, then a zero
 	lb       linkBufs
 	partials []partial
 	credits  []credit
+	floor    float32 // least partial sum the next selection admits (FloorShare)
+	// maxCredit bounds the common tags' credit by mask (selectTouched)
+	maxCredit [1 << commonMaskTags]float32
 	// exact search
 	efeats   []efeat
 	sqT, sqG []float32
@@ -115,7 +117,7 @@ func (ix *Index) topKVec(fids []uint32, fws []float32, self int, k int, excl fun
 }
 
 // offer scores case d exactly against the query and offers it to the heap;
-// dense says the query is scattered into sc.qdense and sc.qbits.
+// dense says the query is scattered into sc.qwords and sc.qw.
 func (ix *Index) offer(sc *scratch, fids []uint32, fws []float32, d, k int, dense bool) float64 {
 	fb, wb := ix.vec(d)
 	var text, tag float64
