@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"encoding/csv"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -327,12 +328,12 @@ func (w *csvRow) durations(c *incident.Incident) error {
 		if !ok || *d.dst != nil {
 			continue
 		}
-		v, err := strconv.ParseFloat(strings.ReplaceAll(ce.val, ",", ""), 64)
+		v, err := csvFigure(ce.val)
 		if err != nil || v < 0 || v != v {
 			return w.cellError(incident.ErrType, ce, "write a number of "+strings.TrimPrefix(d.field[3:], "_")+" of 0 or more; leave the cell empty when unknown",
 				"%q is not a duration", ce.val)
 		}
-		*d.dst = incident.Minutes(v / d.scale)
+		*d.dst = incident.Minutes(v/d.scale + 0) // + 0 turns a negative zero into 0
 	}
 	if c.TTD == nil {
 		if d, err := incident.Between(c.Start, c.Detected); err == nil && d != nil {
@@ -345,6 +346,20 @@ func (w *csvRow) durations(c *incident.Incident) error {
 		}
 	}
 	return nil
+}
+
+// thousands matches a figure whose commas separate groups of three digits
+// (1,000 or 12,345.5): the only commas csvFigure drops. Any other comma is
+// a decimal comma ("1,5", one and a half where a spreadsheet writes German)
+// or a typo, and dropping it read "1,5" as 15.
+var thousands = regexp.MustCompile(`^\s*[+-]?\d{1,3}(,\d{3})+(\.\d*)?\s*$`)
+
+// csvFigure reads a number cell, with commas only as thousands separators.
+func csvFigure(s string) (float64, error) {
+	if thousands.MatchString(s) {
+		s = strings.ReplaceAll(s, ",", "")
+	}
+	return strconv.ParseFloat(strings.TrimSpace(s), 64)
 }
 
 // lists reads categories, keywords, services, line lists and URLs.
