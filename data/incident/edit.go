@@ -194,6 +194,9 @@ func (in *Incident) Patch(patch map[string]json.RawMessage) ([]Change, error) {
 		}
 		return nil, &Error{Kind: ErrInvalid, Msg: "the patch does not make a case", Hint: "see the case fields in the README (case JSON)"}
 	}
+	if f := DurationWithoutMinutes(b); f != "" {
+		return nil, MissingMinutesError(f)
+	}
 	out.rederive()
 	if err := Validate(&out); err != nil {
 		return nil, err

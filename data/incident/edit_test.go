@@ -68,6 +68,10 @@ func TestPatch(t *testing.T) {
 		{"ttd": json.RawMessage(`"5m"`)},
 		{"tags": json.RawMessage(`[]`)},
 		{"ttd": json.RawMessage(`{"minutes": 5, "unit": "m"}`)},
+		// a duration left without minutes was stored as 0 minutes
+		{"ttd": json.RawMessage(`{"minutes": null}`)},
+		{"ttr": json.RawMessage(`{"minutes": null, "source": "given"}`)},
+		{"ttd": json.RawMessage(`{"minutes": 5, "source": "guessed"}`)},
 	} {
 		if _, err := in.Patch(p); KindOf(err) == "" {
 			t.Errorf("%v: %v, want a typed error", p, err)

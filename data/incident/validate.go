@@ -105,6 +105,10 @@ func validateTimes(in *Incident) error {
 		name string
 		d    *Duration
 	}{{"ttd", in.TTD}, {"ttr", in.TTR}} {
+		if d := f.d; d != nil && d.Source != "" && d.Source != Given && d.Source != Derived {
+			return Errorf(ErrInvalid, "case %s: %s source %q is neither %q nor %q", in.ID, f.name, d.Source, Given, Derived).WithField(f.name + ".source").
+				WithHint(`write "given" when the source states the figure, "derived" when it was computed from the times`)
+		}
 		if d := f.d; d != nil && !d.InRange() {
 			return Errorf(ErrRange, "case %s: %s of %v minutes is out of range", in.ID, f.name, d.Minutes).WithField(f.name).WithHint("durations run from 0 to 365 days; leave the field out when unknown")
 		}

@@ -39,6 +39,8 @@ func TestValidate(t *testing.T) {
 		{"ttr of 1e9 minutes", func(in *Incident) { in.TTR = &Duration{Minutes: 1e9} }, "ttr", ErrRange},
 		{"ttr infinite", func(in *Incident) { in.TTR = &Duration{Minutes: math.Inf(1)} }, "ttr", ErrRange},
 		{"ttd NaN", func(in *Incident) { in.TTD = &Duration{Minutes: math.NaN()} }, "ttd", ErrRange},
+		{"ttr source unknown", func(in *Incident) { in.TTR = &Duration{Minutes: 5, Source: "guessed"} }, "ttr.source", ErrInvalid},
+		{"ttd source before ttr range", func(in *Incident) { in.TTD, in.TTR = &Duration{Minutes: 5, Source: "x"}, &Duration{Minutes: -1} }, "ttd.source", ErrInvalid},
 		{"ttr of exactly a year", func(in *Incident) { in.TTR = &Duration{Minutes: MaxDuration.Minutes()} }, "", ErrMissing},
 		{"unknown facet", func(in *Incident) { in.Tags = []Tag{{Facet: "mood", Term: "x"}} }, "tags", ErrInvalid},
 		{"empty tag", func(in *Incident) { in.Tags = []Tag{{Facet: Facets[0]}} }, "tags", ErrMissing},

@@ -153,6 +153,10 @@ func decodeCase(name string, data []byte, off int, raw []byte) (*incident.Incide
 	if err := duplicateName(name, data, off, raw); err != nil {
 		return nil, err
 	}
+	if f := incident.DurationWithoutMinutes(raw); f != "" {
+		_, line := fieldNotString(data, off, f)
+		return nil, incident.MissingMinutesError(f).At(name, line)
+	}
 	if err := checkTerms(&c); err != nil {
 		return nil, err.At(name, lineOf(data, int64(off)))
 	}

@@ -42,7 +42,10 @@ func TestMalformed(t *testing.T) {
 		{"html_no_text.html", "", incident.ErrEmpty, 0, ""},
 		{"json_negative_ttd.json", "", incident.ErrRange, 3, "ttd"},
 		{"json_absurd_ttr.json", "", incident.ErrRange, 1, "ttr"},
-		{"json_ttr_past_go_duration.json", "", incident.ErrRange, 1, "ttr"}, // wrapped to a negative time.Duration once, and passed
+		{"json_ttr_past_go_duration.json", "", incident.ErrRange, 1, "ttr"},          // wrapped to a negative time.Duration once, and passed
+		{"json_ttr_without_minutes.json", "", incident.ErrMissing, 2, "ttr.minutes"}, // stored as a known TTR of 0 minutes once
+		{"json_ttd_minutes_null.json", "", incident.ErrMissing, 2, "ttd.minutes"},
+		{"json_ttr_bad_source.json", "", incident.ErrInvalid, 1, "ttr.source"},
 		{"json_end_before_start.json", "", incident.ErrRange, 1, "resolved"},
 		{"json_bad_facet.json", "", incident.ErrInvalid, 1, "tags"},
 		{"md_bad_yaml.md", "", incident.ErrSyntax, 3, ""},
