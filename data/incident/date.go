@@ -94,6 +94,19 @@ func (in *Incident) checkDates(now time.Time) *Error {
 		if f.t != nil && !Plausible(*f.t, now) {
 			return Errorf(ErrRange, "case %s: %s %s is not a plausible incident time", in.ID, f.name, f.t.Format(time.RFC3339)).WithField(f.name).WithHint(PlausibleHint(now))
 		}
+		if f.t == nil {
+			continue
+		}
+		if _, off := f.t.Zone(); off <= -maxOffset || off >= maxOffset {
+			return Errorf(ErrRange, "case %s: %s %s has a UTC offset outside -23:59 to +23:59", in.ID, f.name, f.t.Format(time.RFC3339)).WithField(f.name).
+				WithHint("RFC 3339 offsets run from -23:59 to +23:59; check the offset, e.g. +02:00")
+		}
 	}
 	return nil
 }
+
+// maxOffset bounds a time's UTC offset: RFC 3339 allows -23:59 to +23:59.
+// time.Parse reads +24:00 (and Go's LoadLocation never yields more), but
+// time.Time's MarshalJSON refuses any offset of 24 hours or more, so such a
+// time failed the ingest at its write with a Go error instead of here.
+const maxOffset = 24 * 3600

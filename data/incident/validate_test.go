@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestValidate: each fault is reported under its field, and a case with
@@ -39,6 +40,20 @@ func TestValidate(t *testing.T) {
 		{"ttr of 1e9 minutes", func(in *Incident) { in.TTR = &Duration{Minutes: 1e9} }, "ttr", ErrRange},
 		{"ttr infinite", func(in *Incident) { in.TTR = &Duration{Minutes: math.Inf(1)} }, "ttr", ErrRange},
 		{"ttd NaN", func(in *Incident) { in.TTD = &Duration{Minutes: math.NaN()} }, "ttd", ErrRange},
+		// time.Parse reads an offset of +24:00, which time.Time's MarshalJSON
+		// refuses: the ingest failed at its write with a Go error, exit 1
+		{"start offset +24:00", func(in *Incident) {
+			t := time.Date(2024, 3, 10, 2, 30, 0, 0, time.FixedZone("", 24*3600))
+			in.Start = &t
+		}, "start", ErrRange},
+		{"resolved offset -24:30", func(in *Incident) {
+			t := time.Date(2024, 3, 10, 2, 30, 0, 0, time.FixedZone("", -24*3600-1800))
+			in.Resolved = &t
+		}, "resolved", ErrRange},
+		{"start offset +23:59", func(in *Incident) {
+			t := time.Date(2024, 3, 10, 2, 30, 0, 0, time.FixedZone("", 23*3600+59*60))
+			in.Start = &t
+		}, "", ErrMissing},
 		{"ttr source unknown", func(in *Incident) { in.TTR = &Duration{Minutes: 5, Source: "guessed"} }, "ttr.source", ErrInvalid},
 		{"ttd source before ttr range", func(in *Incident) { in.TTD, in.TTR = &Duration{Minutes: 5, Source: "x"}, &Duration{Minutes: -1} }, "ttd.source", ErrInvalid},
 		{"ttr of exactly a year", func(in *Incident) { in.TTR = &Duration{Minutes: MaxDuration.Minutes()} }, "", ErrMissing},
