@@ -13,10 +13,10 @@ import (
 
 // ResolveID returns the stored id a person's id names: the id itself, the
 // case that has it among its aliases (IL-0150 names aws-2025-10-19), or
-// the one stored id or alias equal to it ignoring case ("il-0395" is
-// IL-0395). An
-// id that names no case is an *incident.Error of kind ErrNotFound that
-// suggests the nearest ids (incident.NearestIDs).
+// the one stored id equal to it ignoring case ("il-0395" is IL-0395), else
+// the one case with an alias equal to it ignoring case. An id that names
+// no case is an *incident.Error of kind ErrNotFound that suggests the
+// nearest ids (incident.NearestIDs).
 func (s *Store) ResolveID(ctx context.Context, id string) (string, error) {
 	var got string
 	err := s.h.db.QueryRowContext(ctx, `SELECT id FROM core.live_incidents WHERE id = ?`, id).Scan(&got)
@@ -40,8 +40,13 @@ func (s *Store) ResolveID(ctx context.Context, id string) (string, error) {
 		return "", &incident.Error{Kind: incident.ErrInvalid, Field: "id", Msg: fmt.Sprintf("%q is an alias of several cases: %s", id, strings.Join(byAlias, ", ")),
 			Hint: "name the case by its own id"}
 	}
-	folded, err := s.queryIDs(ctx, `SELECT id FROM core.live_incidents WHERE lower(id) = lower(?)
-UNION SELECT id FROM core.live_incidents WHERE list_contains(list_transform(aliases, a -> lower(a)), lower(?)) ORDER BY id`, id, id)
+	// Ignoring case, an id names its own case before any alias, as the
+	// serve engine resolves it (engine Snapshot.ResolveID): aliases count
+	// only when no id matches.
+	folded, err := s.queryIDs(ctx, `SELECT id FROM core.live_incidents WHERE lower(id) = lower(?) ORDER BY id`, id)
+	if err == nil && len(folded) == 0 {
+		folded, err = s.queryIDs(ctx, `SELECT id FROM core.live_incidents WHERE list_contains(list_transform(aliases, a -> lower(a)), lower(?)) ORDER BY id`, id)
+	}
 	if err != nil {
 		return "", err
 	}

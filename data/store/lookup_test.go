@@ -78,11 +78,18 @@ func TestStaleness(t *testing.T) {
 func TestResolveID(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
+	other := minimal("other", "Org", "")
+	other.Aliases = []string{"Il-0345", "Xy-1"}
 	mustUpsert(t, s, minimal("IL-0395", "Google", "2017-04-05"), minimal("IL-0345", "Render", "2020-12-06"),
-		minimal("Dup-1", "Org", "2021"), minimal("dup-1", "Org", "2021"), minimal("other", "Org", ""))
+		minimal("Dup-1", "Org", "2021"), minimal("dup-1", "Org", "2021"), other)
 	for _, tc := range []struct{ in, want, err string }{
 		{"IL-0395", "IL-0395", ""},
 		{"il-0395", "IL-0395", ""},
+		// an id names its own case before any alias, ignoring case too,
+		// as the serve engine resolves it; the store called this ambiguous
+		{"il-0345", "IL-0345", ""},
+		{"Il-0345", "other", ""}, // written exactly, the alias names its case
+		{"xy-1", "other", ""},
 		{"Dup-1", "Dup-1", ""},
 		{"DUP-1", "", "names 2 cases: Dup-1, dup-1"},
 		{"IL-395", "", "did you mean IL-0395 or IL-0345?"},
