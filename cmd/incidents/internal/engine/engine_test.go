@@ -303,3 +303,23 @@ func TestAliasLookup(t *testing.T) {
 		t.Errorf("unknown alias found")
 	}
 }
+
+// TestSharedAliasRefused: an alias two cases share is refused naming both,
+// as store.ResolveID refuses it, written exactly or in another case; the
+// snapshot answered with whichever case it read first.
+func TestSharedAliasRefused(t *testing.T) {
+	a, b := extraCase("test-a"), extraCase("test-b")
+	a.Aliases, b.Aliases = []string{"X-9", "Y-1"}, []string{"X-9", "y-1"}
+	s := open(t, enginetest.NewDB(t, a, b)).Snapshot()
+	for _, id := range []string{"X-9", "x-9"} {
+		got, err := s.ResolveID(id)
+		if err == nil || !strings.Contains(err.Error(), "test-a, test-b") {
+			t.Errorf("ResolveID(%s) = %q, %v; want a refusal naming test-a and test-b", id, got, err)
+		}
+	}
+	for id, want := range map[string]string{"Y-1": "test-a", "y-1": "test-b"} {
+		if got, err := s.ResolveID(id); err != nil || got != want {
+			t.Errorf("ResolveID(%s) = %q, %v; written exactly, the alias names %s", id, got, err, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -31,8 +32,8 @@ type Snapshot struct {
 
 	file  fileState
 	byID  map[string]int32
-	alias map[string]int32 // the cases' aliases (an id names its own case first)
-	links *linkTable       // stored links of the current generation, both ways
+	alias map[string][]int32 // the cases holding each alias (an id names its own case first)
+	links *linkTable         // stored links of the current generation, both ways
 	terms map[incident.Facet]map[string][]int32
 	years map[int][]int32
 	orgs  map[string][]int32 // by lower-case org
@@ -53,7 +54,7 @@ type Snapshot struct {
 func read(ctx context.Context, st *store.Store, check func() error) (*Snapshot, []incident.Override, error) {
 	s := &Snapshot{
 		byID:  map[string]int32{},
-		alias: map[string]int32{},
+		alias: map[string][]int32{},
 		terms: map[incident.Facet]map[string][]int32{},
 		years: map[int][]int32{},
 		orgs:  map[string][]int32{},
@@ -108,8 +109,8 @@ func (s *Snapshot) index() {
 		k := int32(i)
 		s.byID[c.ID] = k
 		for _, a := range c.Aliases {
-			if _, taken := s.alias[a]; !taken {
-				s.alias[a] = k
+			if !slices.Contains(s.alias[a], k) {
+				s.alias[a] = append(s.alias[a], k)
 			}
 		}
 		seen := map[string]bool{}
@@ -146,7 +147,14 @@ func (s *Snapshot) index() {
 // case ("il-0395" is IL-0395). An unknown id
 // is an *incident.Error of kind ErrNotFound naming the nearest ids.
 func (s *Snapshot) ResolveID(id string) (string, error) {
-	if i, ok := s.lookup(id); ok { // its id or one of its aliases
+	if i, ok := s.byID[id]; ok {
+		return s.Cases[i].ID, nil
+	}
+	if held := s.alias[id]; len(held) > 1 { // as store.ResolveID refuses it
+		return "", &incident.Error{Kind: incident.ErrInvalid, Field: "id", Msg: fmt.Sprintf("%q is an alias of several cases: %s", id, strings.Join(s.caseIDs(held), ", ")),
+			Hint: "name the case by its own id"}
+	}
+	if i, ok := s.lookup(id); ok { // one of its aliases
 		return s.Cases[i].ID, nil
 	}
 	ids := func(yield func(string) bool) {
@@ -158,9 +166,14 @@ func (s *Snapshot) ResolveID(id string) (string, error) {
 	}
 	m := incident.FoldID(id, ids)
 	if len(m) == 0 { // an alias written in another case
-		for a, i := range s.alias {
-			if strings.EqualFold(a, id) && !slices.Contains(m, s.Cases[i].ID) {
-				m = append(m, s.Cases[i].ID)
+		for a, held := range s.alias {
+			if !strings.EqualFold(a, id) {
+				continue
+			}
+			for _, c := range s.caseIDs(held) {
+				if !slices.Contains(m, c) {
+					m = append(m, c)
+				}
 			}
 		}
 		slices.Sort(m)
@@ -190,8 +203,20 @@ func (s *Snapshot) lookup(id string) (int32, bool) {
 	if i, ok := s.byID[id]; ok {
 		return i, true
 	}
-	i, ok := s.alias[id]
-	return i, ok
+	if held := s.alias[id]; len(held) > 0 {
+		return held[0], true
+	}
+	return 0, false
+}
+
+// caseIDs returns the ids of the cases at the positions held, sorted.
+func (s *Snapshot) caseIDs(held []int32) []string {
+	ids := make([]string, len(held))
+	for j, i := range held {
+		ids[j] = s.Cases[i].ID
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 // Vocab returns the vocabulary the snapshot labels terms with.
