@@ -3,7 +3,9 @@ package ingest
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
+	"time"
 
 	"incidents/data/incident"
 )
@@ -49,6 +51,43 @@ func TestCSVDurationFigures(t *testing.T) {
 		got := res.Incidents[0].TTR
 		if got == nil || got.Minutes != tt.want || math.Signbit(got.Minutes) {
 			t.Errorf("%q: ttr %+v, want %v minutes", tt.cell, got, tt.want)
+		}
+	}
+}
+
+// TestCSVLocalTimeInGap: a time written without an offset that does not
+// exist in the row's zone (02:30 on the night New York's clocks skip from
+// 02:00 to 03:00) is refused at the cell; it was stored as 01:30 EST, an
+// hour from any time the writer could have meant, and the TTR derived from
+// it was an hour longer. A time the fall-back hour repeats is read as its
+// first occurrence, and an ordinary time as written.
+func TestCSVLocalTimeInGap(t *testing.T) {
+	tests := []struct {
+		start, want string // want "": refused
+	}{
+		{"2024-03-10 02:30", ""},
+		{"2024-03-10T02:00:00", ""},
+		{"2024-03-10 01:59", "2024-03-10T01:59:00-05:00"},
+		{"2024-03-10 03:00", "2024-03-10T03:00:00-04:00"},
+		{"2024-11-03 01:30", "2024-11-03T01:30:00-04:00"},
+		{"2024-06-01 12:00", "2024-06-01T12:00:00-04:00"},
+	}
+	for _, tt := range tests {
+		body := "id,title,org,start\nz-1,Database outage,Acme,\"" + tt.start + "\"\n"
+		res, err := ParseChecked(Input{Name: "t.csv", Data: []byte(body), Opts: Options{TimeZone: "America/New_York"}}, "")
+		if tt.want == "" {
+			var ie *incident.Error
+			if !errors.As(err, &ie) || ie.Field != "start" || ie.Line != 2 || !strings.Contains(ie.Error(), "America/New_York") {
+				t.Errorf("%s: want a refusal at t.csv:2 field start naming the zone, got %v", tt.start, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tt.start, err)
+			continue
+		}
+		if got := res.Incidents[0].Start; got == nil || got.Format(time.RFC3339) != tt.want {
+			t.Errorf("%s: start %v, want %s", tt.start, got, tt.want)
 		}
 	}
 }

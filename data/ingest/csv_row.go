@@ -221,6 +221,10 @@ func (w *csvRow) parseTime(c cell) (time.Time, error) {
 				"%q is written without a time zone", c.val)
 		}
 		t, _ := time.ParseInLocation(l, c.val, w.loc)
+		if wall, _ := time.Parse(l, c.val); !sameWallClock(t, wall) {
+			return time.Time{}, w.cellError(incident.ErrRange, c, "write the time with its offset (e.g. 2024-03-10T03:30:00-04:00)",
+				"%q does not exist in %s: its clocks skipped that time (a daylight-saving change)", c.val, w.loc)
+		}
 		return plausible(t)
 	}
 	if _, ok := parseDateCell(c.val); ok {
@@ -228,6 +232,16 @@ func (w *csvRow) parseTime(c cell) (time.Time, error) {
 			"%q is a date, not a time", c.val)
 	}
 	return time.Time{}, w.cellError(incident.ErrType, c, timeHint, "%q is not a time", c.val)
+}
+
+// sameWallClock reports whether t, read in a zone, shows the date and
+// clock time wall shows: a local time the zone skips (02:30 when the clocks
+// go from 02:00 to 03:00) is moved by time.ParseInLocation to one that
+// exists, an hour from any time the writer could have meant.
+func sameWallClock(t, wall time.Time) bool {
+	y1, m1, d1 := t.Date()
+	y2, m2, d2 := wall.Date()
+	return y1 == y2 && m1 == m2 && d1 == d2 && t.Hour() == wall.Hour() && t.Minute() == wall.Minute() && t.Second() == wall.Second()
 }
 
 // parseDateCell reads YYYY-MM-DD, YYYY-MM or YYYY.
