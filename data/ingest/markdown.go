@@ -94,7 +94,6 @@ func parseMarkdown(in Input) (*Result, error) {
 	if err := safeyaml.Unmarshal(frontMatterDoc(in.Name), fmText, &fm); err != nil {
 		return nil, err
 	}
-	literalScalars(fmText, &fm)
 	c := &incident.Incident{
 		Org: strings.TrimSpace(fm.Company), Product: strings.TrimSpace(fm.Product),
 		Title: strings.TrimSpace(fm.Title), Summary: strings.TrimSpace(fm.Summary),

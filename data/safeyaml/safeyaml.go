@@ -77,6 +77,7 @@ func Unmarshal(d Doc, data []byte, v any) (err error) {
 	if err := yaml.NodeToValue(f.Docs[0].Body, v, opts...); err != nil {
 		return d.decodeError(data, err)
 	}
+	keepLiterals(f.Docs[0].Body, reflect.ValueOf(v))
 	return nil
 }
 
