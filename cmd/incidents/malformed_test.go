@@ -48,6 +48,7 @@ var malformedCases = []struct {
 	{"json_ttd_minutes_null.json", "", incident.ErrMissing},
 	{"json_ttr_bad_source.json", "", incident.ErrInvalid},
 	{"json_start_offset_24.json", "", incident.ErrRange},
+	{"json_schema_negative.json", "", incident.ErrInvalid},
 	{"json_bad_facet.json", "", incident.ErrInvalid},
 	{"json_bad_id.json", "", incident.ErrInvalid},
 	{"json_nul_title.json", "", incident.ErrEncoding},

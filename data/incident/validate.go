@@ -33,10 +33,13 @@ func Validate(in *Incident) error {
 	return nil
 }
 
-// validateIdentity checks the id, title, organisation, duplicate_of and
+// validateIdentity checks the schema version, the id, title, organisation, duplicate_of and
 // aliases.
 func validateIdentity(in *Incident) error {
 	switch {
+	case in.Schema < 0: // 0 is a case that names no schema: version 1
+		return Errorf(ErrInvalid, "schema %d is not a version of the case format", in.Schema).WithField("schema").
+			WithHint(fmt.Sprintf(`write "schema": %d, or leave it out`, SchemaVersion))
 	case in.ID == "":
 		return Errorf(ErrMissing, "case has no id").WithField("id").WithHint("give the case an id, or let the importer derive one from its source")
 	case len(in.ID) > MaxIDLen || !idPattern.MatchString(in.ID):

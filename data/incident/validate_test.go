@@ -25,6 +25,8 @@ func TestValidate(t *testing.T) {
 	}{
 		{"valid", func(*Incident) {}, "", ErrMissing},
 		{"no id", func(in *Incident) { in.ID = "" }, "id", ErrMissing},
+		{"negative schema", func(in *Incident) { in.Schema = -1 }, "schema", ErrInvalid}, // was stored and shown as "schema": -1
+		{"schema before id", func(in *Incident) { in.Schema, in.ID = -2, "" }, "schema", ErrInvalid},
 		{"bad id", func(in *Incident) { in.ID = "a b" }, "id", ErrInvalid},
 		{"no title", func(in *Incident) { in.Title = " " }, "title", ErrMissing},
 		{"alias is own id", func(in *Incident) { in.Aliases = []string{"c-1"} }, "aliases", ErrInvalid},

@@ -47,6 +47,7 @@ func TestMalformed(t *testing.T) {
 		{"json_ttd_minutes_null.json", "", incident.ErrMissing, 2, "ttd.minutes"},
 		{"json_ttr_bad_source.json", "", incident.ErrInvalid, 1, "ttr.source"},
 		{"json_start_offset_24.json", "", incident.ErrRange, 1, "start"}, // failed at the write with a Go error, exit 1, once
+		{"json_schema_negative.json", "", incident.ErrInvalid, 1, "schema"},
 		{"json_end_before_start.json", "", incident.ErrRange, 1, "resolved"},
 		{"json_bad_facet.json", "", incident.ErrInvalid, 1, "tags"},
 		{"md_bad_yaml.md", "", incident.ErrSyntax, 3, ""},
