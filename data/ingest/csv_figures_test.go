@@ -91,3 +91,38 @@ func TestCSVLocalTimeInGap(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVMinutesAndSecondsAgree: a row that states a TTD or TTR both in
+// minutes and in seconds is refused at the seconds cell when the two
+// disagree (ttd_minutes 5, ttd_seconds 600); the seconds were dropped
+// without a word. Figures that agree import.
+func TestCSVMinutesAndSecondsAgree(t *testing.T) {
+	tests := []struct {
+		minutes, seconds string
+		want             float64 // -1: refused
+	}{
+		{"5", "300", 5},
+		{"5", "", 5},
+		{"", "600", 10},
+		{"5", "600", -1},
+		{"0.5", "30", 0.5},
+	}
+	for _, tt := range tests {
+		body := "id,title,org,ttd_minutes,ttd_seconds\nd-2,Database outage,Acme," + tt.minutes + "," + tt.seconds + "\n"
+		res, err := ParseChecked(Input{Name: "t.csv", Data: []byte(body)}, "")
+		if tt.want < 0 {
+			var ie *incident.Error
+			if !errors.As(err, &ie) || ie.Field != "ttd_seconds" || ie.Line != 2 {
+				t.Errorf("%s/%s: want a refusal at t.csv:2 field ttd_seconds, got %v", tt.minutes, tt.seconds, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s/%s: %v", tt.minutes, tt.seconds, err)
+			continue
+		}
+		if got := res.Incidents[0].TTD; got == nil || got.Minutes != tt.want {
+			t.Errorf("%s/%s: ttd %+v, want %v", tt.minutes, tt.seconds, got, tt.want)
+		}
+	}
+}

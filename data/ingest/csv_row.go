@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"encoding/csv"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -339,7 +340,7 @@ func (w *csvRow) durations(c *incident.Incident) error {
 		dst   **incident.Duration
 	}{{"ttd_minutes", 1, &c.TTD}, {"ttd_seconds", 60, &c.TTD}, {"ttr_minutes", 1, &c.TTR}, {"ttr_seconds", 60, &c.TTR}} {
 		ce, ok := w.first(d.field)
-		if !ok || *d.dst != nil {
+		if !ok {
 			continue
 		}
 		v, err := csvFigure(ce.val)
@@ -347,7 +348,18 @@ func (w *csvRow) durations(c *incident.Incident) error {
 			return w.cellError(incident.ErrType, ce, "write a number of "+strings.TrimPrefix(d.field[3:], "_")+" of 0 or more; leave the cell empty when unknown",
 				"%q is not a duration", ce.val)
 		}
-		*d.dst = incident.Minutes(v/d.scale + 0) // + 0 turns a negative zero into 0
+		m := v/d.scale + 0 // + 0 turns a negative zero into 0
+		if prev := *d.dst; prev != nil {
+			// the same figure in minutes, then in seconds: they must agree
+			// (to the second), or one of them would be dropped unsaid
+			if math.Abs(prev.Minutes-m) >= 1.0/60 {
+				return w.cellError(incident.ErrInvalid, ce, "keep one of the two columns, or make them agree",
+					"%s minutes in %s seconds disagrees with %s minutes in the minutes column", strconv.FormatFloat(m, 'f', -1, 64), ce.val,
+					strconv.FormatFloat(prev.Minutes, 'f', -1, 64))
+			}
+			continue
+		}
+		*d.dst = incident.Minutes(m)
 	}
 	if c.TTD == nil {
 		if d, err := incident.Between(c.Start, c.Detected); err == nil && d != nil {
