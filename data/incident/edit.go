@@ -173,7 +173,7 @@ func (in *Incident) Patch(patch map[string]json.RawMessage) ([]Change, error) {
 		if p == nil {
 			delete(doc, name)
 		} else {
-			doc[name] = mergePatch(doc[name], p)
+			doc[name] = statedMinutes(name, mergePatch(doc[name], p), p)
 		}
 	}
 	b, err := json.Marshal(doc)
@@ -221,6 +221,24 @@ func (in *Incident) Patch(patch map[string]json.RawMessage) ([]Change, error) {
 	sort.Strings(out.Edited)
 	*in = out
 	return changes, nil
+}
+
+// statedMinutes makes a duration whose patch p gives minutes but no
+// source a given one, as "ttr=5m" does: merged into a derived duration,
+// the patch kept its source, and rederive then replaced the stated figure
+// with the one the times give.
+func statedMinutes(name string, merged, p any) any {
+	pm, ok := p.(map[string]any)
+	m, isMap := merged.(map[string]any)
+	if (name != "ttd" && name != "ttr") || !ok || !isMap {
+		return merged
+	}
+	if _, hasMinutes := pm["minutes"]; hasMinutes {
+		if _, hasSource := pm["source"]; !hasSource {
+			m["source"] = Given
+		}
+	}
+	return m
 }
 
 // rederive recomputes a derived time to detect or to resolve from the

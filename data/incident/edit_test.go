@@ -111,3 +111,30 @@ func TestMergeKeepsEdits(t *testing.T) {
 		}
 	}
 }
+
+// TestPatchStatesMinutes: a merge patch that gives a derived duration its
+// minutes ({"ttr": {"minutes": 5}}) states the figure, as ttr=5m does: it
+// becomes given. The patch kept "source": "derived", the figure was
+// derived again from the times, and the edit changed nothing without a
+// word. A patch that also names the source keeps it.
+func TestPatchStatesMinutes(t *testing.T) {
+	for _, tc := range []struct {
+		patch  string
+		want   float64
+		source string
+	}{
+		{`{"minutes": 5}`, 5, Given},
+		{`{"minutes": 5, "source": "given"}`, 5, Given},
+		{`{"source": "given"}`, 73, Given},
+		{`{"minutes": 5, "source": "derived"}`, 73, Derived},
+	} {
+		in := editCase()
+		if _, err := in.Patch(map[string]json.RawMessage{"ttr": json.RawMessage(tc.patch)}); err != nil {
+			t.Errorf("%s: %v", tc.patch, err)
+			continue
+		}
+		if in.TTR == nil || in.TTR.Minutes != tc.want || in.TTR.Source != tc.source {
+			t.Errorf("%s: ttr %+v, want %v %s", tc.patch, in.TTR, tc.want, tc.source)
+		}
+	}
+}
