@@ -144,7 +144,8 @@ func TestStatsByGrouping(t *testing.T) {
 			t.Errorf("%+v: %d cases, want %d", f.q, tab.Cases, f.want)
 		}
 	}
-	for _, bad := range []Query{{By: "colour"}, {Metric: "mttf"}, {Since: "last week"}, {Quarter: "2024Q5"}} {
+	// since after until is refused, as /api/stats refuses it; it gave an empty table
+	for _, bad := range []Query{{By: "colour"}, {Metric: "mttf"}, {Since: "last week"}, {Quarter: "2024Q5"}, {Since: "2025", Until: "2024"}} {
 		if _, err := Stats(ctx, db, bad); incident.KindOf(err) != incident.ErrInvalid {
 			t.Errorf("%+v: err = %v, want an invalid-value error", bad, err)
 		}

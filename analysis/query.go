@@ -92,6 +92,9 @@ func (q Query) normalize() (Query, error) {
 			return q, incident.Errorf(incident.ErrInvalid, "quarter %q is not like 2024Q3", q.Quarter).WithField("quarter")
 		}
 	}
+	if _, _, err := incident.DateRange(q.Since, q.Until); err != nil { // each bound, then their order
+		return q, err
+	}
 	for _, f := range []struct {
 		name string
 		v    *string

@@ -50,12 +50,10 @@ root cause as a term id.`,
 		if f.Limit < 0 {
 			return usagef("--limit must be 0 or more, got %d", f.Limit)
 		}
-		for _, b := range [][2]string{{"since", f.Since}, {"until", f.Until}} { // in this order, every time
-			if name, v := b[0], b[1]; v != "" {
-				if _, err := incident.DateBound(name, v, false); err != nil {
-					return usageIfInvalid(err)
-				}
-			}
+		// since, then until, then their order, every time (a since after
+		// until is refused, as the API refuses it)
+		if _, _, err := incident.DateRange(f.Since, f.Until); err != nil {
+			return usageIfInvalid(err)
 		}
 		f.NewestFirst = true
 		s, err := openStore(cmd.Context(), app, true)
