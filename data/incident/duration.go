@@ -90,6 +90,7 @@ func ParseDuration(s string) (*Duration, error) {
 	var total float64
 	rest := strings.ToLower(s)
 	seen := false
+	units := map[float64]bool{} // the units met, by their length in minutes
 	for rest != "" {
 		rest = strings.TrimLeftFunc(rest, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == '~' })
 		if rest == "" {
@@ -121,6 +122,11 @@ func ParseDuration(s string) (*Duration, error) {
 		if !ok {
 			return nil, fmt.Errorf("duration %q: unknown unit %q (use d, h, m, s or words such as hours, minutes)", s, unit)
 		}
+		if units[mult] {
+			// "1h 1h" or "5m5m": a slip, not a sum to guess at
+			return nil, fmt.Errorf("duration %q names %s twice (write each unit once, e.g. 3h 59m)", s, unitName[mult])
+		}
+		units[mult] = true
 		total += v * mult
 		seen = true
 	}
@@ -132,6 +138,9 @@ func ParseDuration(s string) (*Duration, error) {
 	}
 	return &Duration{Minutes: total, Source: Given}, nil
 }
+
+// unitName names each unit of unitMinutes by its length in minutes.
+var unitName = map[float64]string{1440: "days", 60: "hours", 1: "minutes", 1.0 / 60: "seconds"}
 
 var unitMinutes = map[string]float64{
 	"d": 1440, "day": 1440, "days": 1440,

@@ -26,6 +26,10 @@ func TestParseDuration(t *testing.T) {
 		// negative duration and was accepted
 		{"1000000000000m", 0, "out of range"},
 		{"99999999999999999999d", 0, "out of range"},
+		{"1h 1h 1h", 0, "names hours twice"},
+		{"5m5m", 0, "names minutes twice"},
+		{"2 hours 3 hrs", 0, "names hours twice"},
+		{"1d 2 days", 0, "names days twice"},
 		{"5 fortnights", 0, "unknown unit"},
 		{"soon", 0, "expected a number"},
 		{"1..2h", 0, "bad number"},
