@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -191,10 +192,15 @@ func (s *Server) apiSQL(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req SQLRequest
-	dec := json.NewDecoder(r.Body)
+	body, err := io.ReadAll(r.Body) // at most MaxBodyBytes (the server's MaxBytesReader)
+	var mb *http.MaxBytesError
+	if errors.As(err, &mb) {
+		s.apiFail(w, r, mb)
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		var mb *http.MaxBytesError
 		if errors.As(err, &mb) {
 			s.apiFail(w, r, mb)
 			return
@@ -211,6 +217,13 @@ func (s *Server) apiSQL(w http.ResponseWriter, r *http.Request) {
 		}
 		writeError(w, http.StatusBadRequest, "body holds more after its JSON object; send one object {\"sql\": ...}",
 			"send one statement per request")
+		return
+	}
+	if field, _, twice := incident.DuplicateName(body); twice {
+		// {"sql": "SELECT 1", "SQL": "…"}: encoding/json would run the last
+		// one without a word.
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("body gives %q twice; only one value could be used", field),
+			"send each field once (names differing only in case are one field)")
 		return
 	}
 	if strings.TrimSpace(req.SQL) == "" {

@@ -202,6 +202,9 @@ func TestSQLAPI(t *testing.T) {
 		{"empty", "application/json", `{"sql": "  "}`, 400},
 		{"two objects", "application/json", `{"sql": "SELECT 1"} {"sql": "SELECT 2"}`, 400}, // only the first ran
 		{"trailing garbage", "application/json", `{"sql": "SELECT 1"}x`, 400},
+		{"sql twice", "application/json", `{"sql": "SELECT 1", "sql": "SELECT 2"}`, 400}, // the last ran, unseen
+		{"sql in two cases", "application/json", `{"sql": "SELECT 1", "SQL": "SELECT 2"}`, 400},
+		{"max_rows twice", "application/json", `{"sql": "SELECT 1", "max_rows": 1, "Max_Rows": 5}`, 400},
 		{"trailing space", "application/json", "{\"sql\": \"SELECT 1\"}\n ", 200},
 		{"form", "application/x-www-form-urlencoded", "sql=SELECT+1", 415}, // what a foreign page can make a browser send
 		{"text", "text/plain", `{"sql": "SELECT 1"}`, 415},
