@@ -19,6 +19,12 @@ const (
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
 
+// IDKey is the form under which two ids name one case: every lookup (the
+// command line, the API, MCP, the store's ResolveID) matches ids without
+// regard to case, so "acme-1" and "ACME-1" cannot be two cases. Ids are
+// ASCII (idPattern), so lower case is DuckDB's lower() too.
+func IDKey(id string) string { return strings.ToLower(id) }
+
 // Validate checks a parsed case before it is stored: required fields, id
 // syntax, valid UTF-8, time order, duration ranges and size limits. The
 // returned *Error names the field and says what to do. The checks run in

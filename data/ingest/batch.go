@@ -43,6 +43,7 @@ func NewBatch(results []FileResult, keepGoing bool) *Batch {
 	if !keepGoing && (len(b.Bad) > 0 || b.Duplicates != nil) {
 		return b
 	}
+	keys := map[string]string{} // the id taken under each incident.IDKey
 	for _, r := range b.Good {
 		if r.Result == nil {
 			continue
@@ -51,11 +52,13 @@ func NewBatch(results []FileResult, keepGoing bool) *Batch {
 			if in.SourceFile == "" {
 				in.SourceFile = r.Path
 			}
-			if f, dup := b.FileOf[in.ID]; dup {
+			if first, dup := keys[incident.IDKey(in.ID)]; dup {
 				b.Bad = append(b.Bad, FileResult{Path: r.Path, Err: &incident.Error{Kind: incident.ErrDuplicate, File: r.Path, Field: "id",
-					Msg: fmt.Sprintf("case %s is also in %s; this one was not imported", in.ID, f), Hint: "give each case a unique id"}})
+					Msg:  fmt.Sprintf("case %s is also in %s (as %s; ids are matched without regard to case); this one was not imported", in.ID, b.FileOf[first], first),
+					Hint: "give each case a unique id"}})
 				continue
 			}
+			keys[incident.IDKey(in.ID)] = in.ID
 			b.FileOf[in.ID] = r.Path
 			b.Cases = append(b.Cases, in)
 		}

@@ -344,8 +344,9 @@ func CheckBatch(results []FileResult) error {
 	type place struct {
 		file string
 		line int
+		id   string
 	}
-	seen := map[string]place{}
+	seen := map[string]place{} // by incident.IDKey
 	var errs []error
 	for _, fr := range results {
 		if fr.Err != nil || fr.Result == nil {
@@ -356,17 +357,22 @@ func CheckBatch(results []FileResult) error {
 			if i < len(fr.Result.Lines) {
 				line = fr.Result.Lines[i]
 			}
-			here := place{fr.Path, line}
-			if first, dup := seen[c.ID]; dup {
+			here := place{fr.Path, line, c.ID}
+			if first, dup := seen[incident.IDKey(c.ID)]; dup {
 				where := first.file
 				if first.line > 0 {
 					where = fmt.Sprintf("%s:%d", first.file, first.line)
 				}
-				errs = append(errs, inputError(incident.ErrDuplicate, here.file, here.line, "case id %s is also used by %s", c.ID, where).
-					WithField("id").WithHint("give one of the cases another id, or import only one of the files"))
+				if first.id == c.ID {
+					errs = append(errs, inputError(incident.ErrDuplicate, here.file, here.line, "case id %s is also used by %s", c.ID, where).
+						WithField("id").WithHint("give one of the cases another id, or import only one of the files"))
+				} else {
+					errs = append(errs, inputError(incident.ErrDuplicate, here.file, here.line, "case id %s differs only in case from %s in %s, and ids are matched without regard to case", c.ID, first.id, where).
+						WithField("id").WithHint("spell both ids alike if they are one case, or give one of them another id"))
+				}
 				continue
 			}
-			seen[c.ID] = here
+			seen[incident.IDKey(c.ID)] = here
 		}
 	}
 	switch len(errs) {

@@ -178,6 +178,28 @@ func TestDuplicateIDsInBatch(t *testing.T) {
 	}
 }
 
+// TestIDsDifferingInCase: "acme-1" and "ACME-1" in one batch are one id
+// twice (every lookup matches ids without regard to case), refused naming
+// both places and spellings; with --keep-going the second is refused alone.
+func TestIDsDifferingInCase(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	os.WriteFile(a, []byte(`{"id": "acme-1", "org": "Acme", "title": "Queue stalled"}`), 0o644)
+	os.WriteFile(b, []byte(`{"id": "ACME-1", "org": "Acme", "title": "Queue stalled again"}`), 0o644)
+	results := Load(context.Background(), []string{a, b}, "", nil)
+	err := CheckBatch(results)
+	checkLocated(t, err, b, incident.ErrDuplicate, 1, "id")
+	for _, want := range []string{"ACME-1", "acme-1", a + ":1", "only in case"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message must say %q: %v", want, err)
+		}
+	}
+	batch := NewBatch(results, true)
+	if len(batch.Cases) != 1 || batch.Cases[0].ID != "acme-1" || len(batch.Bad) != 1 || incident.KindOf(batch.Bad[0].Err) != incident.ErrDuplicate {
+		t.Errorf("keep-going: %d cases, bad %v", len(batch.Cases), batch.Bad)
+	}
+}
+
 func TestHugeNarrative(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "huge.json")
 	narrative := strings.Repeat("The queue stalled and every retry made it worse. ", 10<<20/50)

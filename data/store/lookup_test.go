@@ -80,8 +80,12 @@ func TestResolveID(t *testing.T) {
 	s, _ := openTemp(t)
 	other := minimal("other", "Org", "")
 	other.Aliases = []string{"Il-0345", "Xy-1"}
+	// Two ids that differ only in case: an upsert refuses them now
+	// (TestIDsDifferingInCase), but a database written before holds them.
+	spellingsChecked = false
 	mustUpsert(t, s, minimal("IL-0395", "Google", "2017-04-05"), minimal("IL-0345", "Render", "2020-12-06"),
 		minimal("Dup-1", "Org", "2021"), minimal("dup-1", "Org", "2021"), other)
+	spellingsChecked = true
 	for _, tc := range []struct{ in, want, err string }{
 		{"IL-0395", "IL-0395", ""},
 		{"il-0395", "IL-0395", ""},

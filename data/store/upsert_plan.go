@@ -13,16 +13,49 @@ import (
 	"incidents/data/incident"
 )
 
-// uniqueIDs refuses a batch that gives one case id twice.
+// spellingsChecked is whether an upsert refuses ids that differ only in
+// case (false only in tests that need a database written before it did).
+var spellingsChecked = true
+
+// uniqueIDs refuses a batch that gives one case id twice, or two ids that
+// differ only in case (incident.IDKey).
 func uniqueIDs(incs []*incident.Incident) error {
-	seen := make(map[string]string, len(incs))
+	key := incident.IDKey
+	if !spellingsChecked {
+		key = func(id string) string { return id }
+	}
+	seen := make(map[string]*incident.Incident, len(incs))
 	for _, in := range incs {
-		if f, dup := seen[in.ID]; dup {
+		if first, dup := seen[key(in.ID)]; dup {
 			return &incident.Error{Kind: incident.ErrDuplicate, File: in.SourceFile, Field: "id",
-				Msg:  fmt.Sprintf("case %s appears twice in one batch (also in %s)", in.ID, f),
+				Msg:  fmt.Sprintf("case %s appears twice in one batch (as %s in %s; ids are matched without regard to case)", in.ID, first.ID, first.SourceFile),
 				Hint: "give each case a unique id"}
 		}
-		seen[in.ID] = in.SourceFile
+		seen[key(in.ID)] = in
+	}
+	return nil
+}
+
+// storedSpelling refuses an incoming case whose id the store holds in
+// another spelling ("ACME-1" when "acme-1" is stored): it would be a second
+// case that every lookup confuses with the first.
+func storedSpelling(incs []*incident.Incident, existing map[string]prior) error {
+	var folded map[string]string
+	for _, in := range incs {
+		if _, same := existing[in.ID]; same {
+			continue
+		}
+		if folded == nil {
+			folded = make(map[string]string, len(existing))
+			for id := range existing {
+				folded[incident.IDKey(id)] = id
+			}
+		}
+		if stored, ok := folded[incident.IDKey(in.ID)]; ok {
+			return &incident.Error{Kind: incident.ErrDuplicate, File: in.SourceFile, Field: "id",
+				Msg:  fmt.Sprintf("case id %s differs only in case from the stored case %s, and ids are matched without regard to case", in.ID, stored),
+				Hint: fmt.Sprintf("write the id as %s to update that case, or give this one another id", stored)}
+		}
 	}
 	return nil
 }
@@ -42,6 +75,9 @@ type upsertPlan struct {
 func planUpsert(ctx context.Context, c *sql.Conn, incs []*incident.Incident, enc *encoder) (*upsertPlan, error) {
 	existing, err := existingHashes(ctx, c)
 	if err != nil {
+		return nil, err
+	}
+	if err := storedSpelling(incs, existing); spellingsChecked && err != nil {
 		return nil, err
 	}
 	// A case whose content is unchanged but which brings human or

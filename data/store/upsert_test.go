@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"incidents/data/incident"
@@ -189,5 +190,36 @@ func TestUpsertNewHumanTagUpdates(t *testing.T) {
 	}
 	if rep := mustUpsert(t, s, edited); rep.Unchanged != 1 {
 		t.Fatalf("second import: %+v", rep)
+	}
+}
+
+// TestIDsDifferingInCase: an upsert refuses an id the store holds in
+// another spelling, and two such ids in one batch; the database is left
+// as it was, and the stored spelling updates its case.
+func TestIDsDifferingInCase(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	mustUpsert(t, s, minimal("acme-1", "Acme", "2024"))
+	for _, batch := range [][]*incident.Incident{
+		{minimal("ACME-1", "Acme", "2024")},
+		{minimal("b-1", "Acme", "2024"), minimal("B-1", "Acme", "2024")},
+	} {
+		_, err := s.Upsert(ctx, batch, RunInfo{Source: "test", Files: 1})
+		if incident.KindOf(err) != incident.ErrDuplicate || !strings.Contains(err.Error(), "case") {
+			t.Fatalf("%s: %v, want a duplicate-id refusal", batch[len(batch)-1].ID, err)
+		}
+		if strings.Contains(err.Error(), "stored") && !strings.Contains(err.Error(), "write the id as acme-1") {
+			t.Errorf("the hint must give the stored spelling: %v", err)
+		}
+	}
+	var n int
+	if err := s.DB().QueryRow("SELECT count(*) FROM main.incidents").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("%d cases stored (%v), want the one", n, err)
+	}
+	up := minimal("acme-1", "Acme", "2024")
+	up.Title = "Queue stalled, updated"
+	rep := mustUpsert(t, s, up)
+	if rep.Updated != 1 {
+		t.Errorf("the stored spelling must update its case: %+v", rep)
 	}
 }
