@@ -26,32 +26,7 @@ var duckdbNodeDir = filepath.Join("testdata", "duckdb-node")
 // (never skipping it) when node or the pinned client is not installed.
 func officialDuckDB(t *testing.T) (node, script string) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is needed to run DuckDB's Node.js client (apt-get install nodejs npm; then make deps-test)")
-	}
-	var pkg struct {
-		Dependencies map[string]string `json:"dependencies"`
-		Version      string            `json:"version"`
-	}
-	b, err := os.ReadFile(filepath.Join(duckdbNodeDir, "package.json"))
-	if err != nil || json.Unmarshal(b, &pkg) != nil || pkg.Dependencies["@duckdb/node-api"] == "" {
-		t.Fatalf("%s/package.json does not pin @duckdb/node-api: %v", duckdbNodeDir, err)
-	}
-	want := pkg.Dependencies["@duckdb/node-api"]
-	b, err = os.ReadFile(filepath.Join(duckdbNodeDir, "node_modules", "@duckdb", "node-api", "package.json"))
-	pkg.Version = ""
-	if err == nil {
-		err = json.Unmarshal(b, &pkg)
-	}
-	if err != nil || pkg.Version != want {
-		t.Fatalf("@duckdb/node-api %s is not installed in %s (found %q, %v): run 'make deps-test'", want, duckdbNodeDir, pkg.Version, err)
-	}
-	abs, err := filepath.Abs(filepath.Join(duckdbNodeDir, "read.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return node, abs
+	return pinnedNode(t, duckdbNodeDir, "@duckdb/node-api", "read.mjs", "DuckDB's Node.js client")
 }
 
 // duckdbReport is what read.mjs prints.

@@ -24,28 +24,37 @@ var npmDir = filepath.Join("..", "internal", "mcptools", "testdata", "npm")
 // test (never skipping it) when node or the pinned SDK is not installed.
 func officialClient(t *testing.T) (node, script string) {
 	t.Helper()
+	return pinnedNode(t, npmDir, "@modelcontextprotocol/sdk", "client.mjs", "the official MCP client")
+}
+
+// pinnedNode returns the path of node and of script in dir, failing the
+// test (never skipping it) when node is missing or the package pkg that
+// dir/package.json pins is not installed in dir/node_modules at that
+// version; what names the client in the messages.
+func pinnedNode(t *testing.T, dir, pkg, script, what string) (node, path string) {
+	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Fatal("node is needed to run the official MCP client (apt-get install nodejs npm; then make deps-test)")
+		t.Fatalf("node is needed to run %s (apt-get install nodejs npm; then make deps-test)", what)
 	}
-	var pkg struct {
+	var meta struct {
 		Dependencies map[string]string `json:"dependencies"`
 		Version      string            `json:"version"`
 	}
-	b, err := os.ReadFile(filepath.Join(npmDir, "package.json"))
-	if err != nil || json.Unmarshal(b, &pkg) != nil || pkg.Dependencies["@modelcontextprotocol/sdk"] == "" {
-		t.Fatalf("%s/package.json does not pin @modelcontextprotocol/sdk: %v", npmDir, err)
+	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil || json.Unmarshal(b, &meta) != nil || meta.Dependencies[pkg] == "" {
+		t.Fatalf("%s/package.json does not pin %s: %v", dir, pkg, err)
 	}
-	want := pkg.Dependencies["@modelcontextprotocol/sdk"]
-	b, err = os.ReadFile(filepath.Join(npmDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
-	pkg.Version = ""
+	want := meta.Dependencies[pkg]
+	b, err = os.ReadFile(filepath.Join(append([]string{dir, "node_modules"}, append(strings.Split(pkg, "/"), "package.json")...)...))
+	meta.Version = ""
 	if err == nil {
-		err = json.Unmarshal(b, &pkg)
+		err = json.Unmarshal(b, &meta)
 	}
-	if err != nil || pkg.Version != want {
-		t.Fatalf("@modelcontextprotocol/sdk %s is not installed in %s (found %q, %v): run 'make deps-test'", want, npmDir, pkg.Version, err)
+	if err != nil || meta.Version != want {
+		t.Fatalf("%s %s is not installed in %s (found %q, %v): run 'make deps-test'", pkg, want, dir, meta.Version, err)
 	}
-	abs, err := filepath.Abs(filepath.Join(npmDir, "client.mjs"))
+	abs, err := filepath.Abs(filepath.Join(dir, script))
 	if err != nil {
 		t.Fatal(err)
 	}
