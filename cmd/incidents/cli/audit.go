@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -76,17 +78,35 @@ func writeAudit(app *App, rows []store.AuditEntry, format string) error {
 	return t.Write(app.Stdout, format)
 }
 
+// maxEditorLen bounds --by: a name or an address, not a document.
+const maxEditorLen = 200
+
 // editor is who the audit table records for a change: --by, else the OS
-// user, else $USER, else "unknown".
-func editor(app *App, by string) string {
+// user, else $USER, else "unknown". A --by that is not one line of
+// printable text of at most maxEditorLen characters is refused: the audit
+// table is read in a terminal and in tables, where a control character or a
+// page of text would garble every row after it.
+func editor(app *App, by string) (string, error) {
 	if by = strings.TrimSpace(by); by != "" {
-		return by
+		if !utf8.ValidString(by) || strings.ContainsFunc(by, unicode.IsControl) || utf8.RuneCountInString(by) > maxEditorLen {
+			return "", usagef("--by %q is not a name: give who makes the change on one line, at most %d characters (--by 'Ana Ruiz')",
+				truncateRunes(by, 40), maxEditorLen)
+		}
+		return by, nil
 	}
 	if u, err := user.Current(); err == nil && u.Username != "" {
-		return u.Username
+		return u.Username, nil
 	}
 	if u := app.Getenv("USER"); u != "" {
-		return u
+		return u, nil
 	}
-	return "unknown"
+	return "unknown", nil
+}
+
+// truncateRunes cuts s after n runes, marking the cut.
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
 }

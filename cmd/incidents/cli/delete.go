@@ -30,12 +30,16 @@ which leaves the deleted cases out; --pin/--not decisions naming them stay.`,
 		if err := validate(); err != nil {
 			return err
 		}
+		who, err := editor(app, by)
+		if err != nil {
+			return err
+		}
 		s, err := openStore(cmd.Context(), app, false)
 		if err != nil {
 			return err
 		}
 		defer s.Close()
-		ids, err := s.DeleteCases(cmd.Context(), args, editor(app, by))
+		ids, err := s.DeleteCases(cmd.Context(), args, who)
 		if err != nil {
 			return nothingChanged(err)
 		}

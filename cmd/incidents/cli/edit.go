@@ -75,12 +75,16 @@ later imports of the case: 'incidents ingest' keeps them and says so
 		if err != nil {
 			return nothingChanged(err)
 		}
+		who, err := editor(app, by)
+		if err != nil {
+			return err
+		}
 		s, err := openStore(cmd.Context(), app, false)
 		if err != nil {
 			return err
 		}
 		defer s.Close()
-		res, err := s.EditCase(cmd.Context(), args[0], patch, editor(app, by))
+		res, err := s.EditCase(cmd.Context(), args[0], patch, who)
 		if err != nil {
 			return nothingChanged(err)
 		}

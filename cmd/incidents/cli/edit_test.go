@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,4 +125,32 @@ func TestEditMarksLinksStale(t *testing.T) {
 		t.Fatalf("related after a deletion:\n%s%s", out, errOut)
 	}
 	mustRun(t, "--db", db, "check")
+}
+
+// TestEditorRefused: a --by that is not one line of printable text of at
+// most 200 characters is refused as a usage error before anything is
+// written (edit, delete, tag --remove alike); the audit table stays empty.
+func TestEditorRefused(t *testing.T) {
+	db := tempDB(t)
+	mustRun(t, "--db", db, "ingest", nativeCSV)
+	for _, by := range []string{"alice\x1b[2J", "bob\nmallory", strings.Repeat("x", 201), "car\u0085ol", "dave\u200b\u0000"} {
+		for _, args := range [][]string{
+			{"edit", "ACME-2024-01-17", "severity=SEV-3"},
+			{"delete", "ACME-2024-01-17"},
+			{"tag", "--remove", "ACME-2024-01-17", "symptom=high-error-rate"},
+		} {
+			_, _, err := runCLI(t, append(append([]string{"--db", db}, args...), "--by", by)...)
+			var u *UsageError
+			if !errors.As(err, &u) || !strings.Contains(err.Error(), "--by") {
+				t.Errorf("%s --by %q: %v, want a usage error naming --by", args[0], by, err)
+			}
+		}
+	}
+	out, _ := mustRun(t, "--db", db, "audit", "-o", "json")
+	if strings.TrimSpace(out) != "" && strings.TrimSpace(out) != "[]" {
+		t.Errorf("the audit table holds rows after refused changes:\n%s", out)
+	}
+	// 200 characters, and names in any script, are fine.
+	mustRun(t, "--db", db, "edit", "ACME-2024-01-17", "severity=SEV-3", "--by", strings.Repeat("é", 200))
+	mustRun(t, "--db", db, "edit", "ACME-2024-01-17", "severity=SEV-2", "--by", "Zoë O'Brien <zoe@example.com>")
 }

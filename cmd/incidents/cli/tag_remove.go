@@ -20,12 +20,16 @@ func removeTags(ctx context.Context, app *App, id string, args []string, by, for
 		}
 		tags = append(tags, t)
 	}
+	who, err := editor(app, by)
+	if err != nil {
+		return err
+	}
 	s, err := openStore(ctx, app, false)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	res, err := s.RemoveTags(ctx, id, tags, editor(app, by))
+	res, err := s.RemoveTags(ctx, id, tags, who)
 	if err != nil {
 		return nothingChanged(err)
 	}
