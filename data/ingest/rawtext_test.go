@@ -78,6 +78,15 @@ func TestRawTextForms(t *testing.T) {
 			ttr: ptr(150), idPrefix: "raw-2022-01-15-", notePart: "org unknown (not named in text)",
 		},
 		{
+			// 02:30 on 10 March 2024 does not exist in New York (02:00 ->
+			// 03:00): time.Date read it as 01:30 EST, an hour before any
+			// time the writer meant, and the TTR was an hour too long.
+			name: "time the zone skips", text: "Our checkout service had an outage. On March 10, 2024, at 2:30 AM ET, the database failed over and customers saw errors. " +
+				"The incident was resolved at 4:10 AM ET after engineers restarted the primary.\n",
+			org: "unknown", zone: "ET", // no start, so no window: the end alone is not kept
+			idPrefix: "raw-2024-03-10-", notePart: "2024-03-10 02:30 does not exist in America/New_York",
+		},
+		{
 			name: "disagreeing duration", text: "Incident Report\n\nSummary:\n\nThe AWS API gateway returned errors to customers during the outage.\n\n" +
 				"Incident Start: 2 Mar 2021 10:00 UTC\nIncident End: 2 Mar 2021 11:00 UTC\nDuration: 2 hours\n",
 			org: "Amazon Web Services", zone: "UTC",
@@ -152,6 +161,34 @@ func TestPlainNote(t *testing.T) {
 	} {
 		if s := detectRawText(Input{Name: tt.name, Data: []byte(tt.text)}); s != 0 {
 			t.Errorf("%s: raw text score %d, want 0", tt.name, s)
+		}
+	}
+}
+
+// TestLocalTime: a wall-clock time a zone skips is not a time (case-page
+// windows and raw timelines leave it out rather than move it an hour); one
+// it repeats (the fall-back hour) and ordinary ones are read.
+func TestLocalTime(t *testing.T) {
+	ny, _ := time.LoadLocation("America/New_York")
+	for _, tc := range []struct {
+		date, clock string
+		ok          bool
+	}{
+		{"2024-03-10", "02:30", false}, // 02:00 -> 03:00
+		{"2024-03-10", "01:59", true},
+		{"2024-03-10", "03:00", true},
+		{"2024-11-03", "01:30", true}, // repeated: the first is taken
+		{"2024-07-01", "12:00", true},
+	} {
+		got, err := clockOn(tc.date, tc.clock, "", ny)
+		if (err == nil) != tc.ok {
+			t.Errorf("%s %s: %v, %v; want ok %v", tc.date, tc.clock, got, err, tc.ok)
+		}
+		if err == nil && got.Format("2006-01-02 15:04") != tc.date+" "+tc.clock {
+			t.Errorf("%s %s read as %v", tc.date, tc.clock, got)
+		}
+		if err != nil && !strings.Contains(err.Error(), "does not exist in America/New_York") {
+			t.Errorf("%s %s: %v", tc.date, tc.clock, err)
 		}
 	}
 }

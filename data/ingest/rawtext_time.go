@@ -154,7 +154,12 @@ func (tl *timeline) at(dateText, clock, ampm, zone string) *time.Time {
 	if err != nil {
 		return nil
 	}
-	t := time.Date(c.y, time.Month(c.m), c.d, hh, mm, 0, 0, loc)
+	t, ok := localTime(c.y, time.Month(c.m), c.d, hh, mm, loc)
+	if !ok {
+		tl.warnings = append(tl.warnings, fmt.Sprintf("%04d-%02d-%02d %02d:%02d does not exist in %s (its clocks skipped it for daylight saving); not read as a time, write it with its offset",
+			c.y, c.m, c.d, hh, mm, loc))
+		return nil
+	}
 	return &t
 }
 
