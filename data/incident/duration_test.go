@@ -1,6 +1,8 @@
 package incident
 
 import (
+	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 )
@@ -51,4 +53,17 @@ func TestParseDuration(t *testing.T) {
 			t.Errorf("%q: got %+v, want %v minutes, given", tc.in, d, tc.minutes)
 		}
 	}
+}
+
+// TestCanonical: -0 minutes is stored and shown as 0.
+func TestCanonical(t *testing.T) {
+	in := &Incident{TTD: &Duration{Minutes: math.Copysign(0, -1)}, TTR: &Duration{Minutes: 5}}
+	in.Canonical()
+	if math.Signbit(in.TTD.Minutes) || in.TTD.Minutes != 0 || in.TTR.Minutes != 5 {
+		t.Errorf("ttd %v ttr %v", in.TTD.Minutes, in.TTR.Minutes)
+	}
+	if b, _ := json.Marshal(in.TTD); string(b) != `{"minutes":0}` {
+		t.Errorf("written as %s", b)
+	}
+	(&Incident{}).Canonical() // unknown durations stay unknown
 }

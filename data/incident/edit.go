@@ -198,6 +198,7 @@ func (in *Incident) Patch(patch map[string]json.RawMessage) ([]Change, error) {
 		return nil, MissingMinutesError(f)
 	}
 	out.rederive()
+	out.Canonical()
 	if err := Validate(&out); err != nil {
 		return nil, err
 	}

@@ -265,6 +265,7 @@ func ParseChecked(in Input, format string) (*Result, error) {
 		if c.SourceFile == "" {
 			c.SourceFile = in.Name
 		}
+		c.Canonical()
 		if err := incident.Validate(c); err != nil {
 			var ie *incident.Error
 			if errors.As(err, &ie) {
