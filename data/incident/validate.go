@@ -3,6 +3,7 @@ package incident
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -119,7 +120,7 @@ func validateTimes(in *Incident) error {
 				WithHint(`write "given" when the source states the figure, "derived" when it was computed from the times`)
 		}
 		if d := f.d; d != nil && !d.InRange() {
-			return Errorf(ErrRange, "case %s: %s of %v minutes is out of range", in.ID, f.name, d.Minutes).WithField(f.name).WithHint("durations run from 0 to 365 days; leave the field out when unknown")
+			return Errorf(ErrRange, "case %s: %s of %s minutes is out of range", in.ID, f.name, strconv.FormatFloat(d.Minutes, 'f', -1, 64)).WithField(f.name).WithHint("durations run from 0 to 365 days; leave the field out when unknown")
 		}
 	}
 	return nil

@@ -83,6 +83,9 @@ func TestValidate(t *testing.T) {
 				if e.Field != tc.field || e.Kind != tc.kind {
 					t.Fatalf("field %q kind %v (%v), want %q %v", e.Field, e.Kind, err, tc.field, tc.kind)
 				}
+				if strings.Contains(e.Msg, "e+") { // 1e+09: Go's float form, not the figure as written
+					t.Fatalf("message in Go's float form: %v", err)
+				}
 			}
 		})
 	}
