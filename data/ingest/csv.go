@@ -431,6 +431,11 @@ func (p *csvPlan) skipped(rec []string) (why, key string) {
 	return "", ""
 }
 
+// maxUnmappedNamed is how many unmapped columns the import's note names
+// (an export of 23 columns leaves 15; a sheet of 20,000 would fill the
+// screen with one line).
+const maxUnmappedNamed = 40
+
 // notes says which preset read the file, what was left out and which
 // columns were not imported.
 func (p *csvPlan) notes(h *csvHeader, rows, kept int, skipped map[string][]string, order []string) []string {
@@ -444,7 +449,7 @@ func (p *csvPlan) notes(h *csvHeader, rows, kept int, skipped map[string][]strin
 		}
 	}
 	if len(unmapped) > 0 {
-		head += "; unmapped: " + strings.Join(unmapped, ", ")
+		head += "; unmapped: " + headerList(unmapped, maxUnmappedNamed)
 	}
 	notes := []string{head}
 	if p.fromText > 0 {

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -380,5 +381,27 @@ func TestCSVRepeatedOneValueColumn(t *testing.T) {
 				t.Fatalf("want an invalid %s at %d:%d: %#v", tt.field, tt.line, tt.col, err)
 			}
 		})
+	}
+}
+
+// TestCSVManyUnmapped: the note names the first 40 unmapped columns and
+// how many there are, not all of a wide sheet's.
+func TestCSVManyUnmapped(t *testing.T) {
+	var head, row strings.Builder
+	head.WriteString("title,start")
+	row.WriteString("Queue stalled,2024-05-01T10:00:00Z")
+	for i := range 20000 {
+		fmt.Fprintf(&head, ",extra_%d", i)
+		row.WriteString(",x")
+	}
+	res, err := ParseChecked(Input{Name: "wide.csv", Data: []byte(head.String() + "\n" + row.String() + "\n"), Opts: Options{Org: "Acme"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNote(t, res, "unmapped: extra_0, extra_1,", "extra_39, … (20000 in all)")
+	for _, n := range res.Notes {
+		if len(n) > 2000 || strings.Contains(n, "extra_40,") {
+			t.Errorf("note of %d bytes names past the first 40: %.200s…", len(n), n)
+		}
 	}
 }
