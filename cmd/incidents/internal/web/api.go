@@ -246,5 +246,14 @@ func bodyProblem(err error) string {
 		je := incident.JSONTypeError(te)
 		return fmt.Sprintf("field %q %s", je.Field, je.Msg)
 	}
+	var se *json.SyntaxError
+	switch {
+	case errors.Is(err, io.EOF):
+		return "the body is empty"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the body ends inside its JSON object"
+	case errors.As(err, &se):
+		return fmt.Sprintf("not JSON at byte %d (%s)", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
+	}
 	return strings.TrimPrefix(err.Error(), "json: ")
 }

@@ -200,6 +200,9 @@ func TestSQLAPI(t *testing.T) {
 		{"bad json", "application/json", `{"sql": 1}`, 400},
 		{"unknown field", "application/json", `{"query": "SELECT 1"}`, 400},
 		{"empty", "application/json", `{"sql": "  "}`, 400},
+		{"no body", "application/json", ``, 400},
+		{"cut off", "application/json", `{"sql": "SELECT 1"`, 400},
+		{"not json", "application/json", `sql=1`, 400},
 		{"two objects", "application/json", `{"sql": "SELECT 1"} {"sql": "SELECT 2"}`, 400}, // only the first ran
 		{"trailing garbage", "application/json", `{"sql": "SELECT 1"}x`, 400},
 		{"sql twice", "application/json", `{"sql": "SELECT 1", "sql": "SELECT 2"}`, 400}, // the last ran, unseen
@@ -218,6 +221,9 @@ func TestSQLAPI(t *testing.T) {
 			}
 			if status != 200 && m["error"] == "" {
 				t.Fatalf("no error message: %v", m)
+			}
+			if msg, _ := m["error"].(string); strings.Contains(msg, "EOF") || strings.Contains(msg, "invalid character") && !strings.Contains(msg, "at byte") {
+				t.Fatalf("error in the decoder's words: %q", msg)
 			}
 		})
 	}
