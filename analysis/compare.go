@@ -98,7 +98,8 @@ func Compare(ctx context.Context, db *sql.DB, metric, periodA, periodB, by strin
 	if err != nil {
 		return nil, err
 	}
-	c := &Comparison{Metric: base.Metric, By: by, PeriodA: pa.String(), PeriodB: pb.String(), MultiGroup: facetGrouping(by)}
+	c := &Comparison{Metric: base.Metric, By: by, PeriodA: pa.String(), PeriodB: pb.String(), MultiGroup: facetGrouping(by),
+		Rows: []Change{}} // [] in JSON when there is no group
 	c.Overall = compareGroups("", "all cases", alla, allb, Level)
 	type pair struct{ a, b group }
 	byKey := map[string]*pair{}

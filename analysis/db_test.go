@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -277,5 +278,69 @@ func TestQuarters(t *testing.T) {
 		if err != nil || got != c.want {
 			t.Errorf("now %s: %q, %v; want %q", c.now.Format("2006-01-02"), got, err, c.want)
 		}
+	}
+}
+
+// TestEmptyRowsAreJSONLists: a table or comparison with no groups (by none,
+// or a selection with no cases) writes "rows": [], as every list of the
+// JSON answers is written, never null; CLI -o json and /api/stats gave
+// null where MCP gave [].
+func TestEmptyRowsAreJSONLists(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	db := openWith(t, synth(rng, "A", "2024Q2", 10, 60))
+	ctx := context.Background()
+	for _, q := range []Query{{}, {By: "root_cause", Quarter: "1999Q1"}, {By: "quarter", Org: "nobody"}} {
+		tab, err := Stats(ctx, db, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tabs, err := StatsAll(ctx, db, q, []string{"org"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []any{tab, tabs[0]} {
+			var got struct{ Rows json.RawMessage }
+			b, _ := json.Marshal(v)
+			if err := json.Unmarshal(b, &got); err != nil || string(got.Rows) == "null" {
+				t.Errorf("%+v: rows = %s, want a list", q, got.Rows)
+			}
+		}
+	}
+	for _, by := range []string{"", "root_cause"} {
+		c, err := Compare(ctx, db, "ttr", "1999Q1", "1998Q1", by)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(c)
+		var got struct{ Rows json.RawMessage }
+		if err := json.Unmarshal(b, &got); err != nil || string(got.Rows) == "null" {
+			t.Errorf("compare by %q: rows = %s, want a list", by, got.Rows)
+		}
+	}
+}
+
+// TestNoQuarterLabel: the group of cases without a quarter holds undated
+// cases as well as those dated only to a year, and its label says both; it
+// said "date gives only the year" of an undated case.
+func TestNoQuarterLabel(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		cases []*incident.Incident
+	}{
+		{"undated", []*incident.Incident{{ID: "U-1", Org: "acme", Title: "undated", TTR: incident.Minutes(30)}}},
+		{"year only", []*incident.Incident{{ID: "Y-1", Org: "acme", Title: "year only", Date: "2023", TTR: incident.Minutes(30)}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tab, err := Stats(context.Background(), openWith(t, c.cases), Query{By: "quarter"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tab.Rows) != 1 || tab.Rows[0].Group != "" {
+				t.Fatalf("rows = %+v, want the group without a quarter", tab.Rows)
+			}
+			if l := tab.Rows[0].Label; !strings.Contains(l, "undated") || !strings.Contains(l, "year") {
+				t.Errorf("label %q does not say the group holds undated cases and cases dated to a year", l)
+			}
+		})
 	}
 }

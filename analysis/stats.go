@@ -115,7 +115,9 @@ func overallRow(all group) Row {
 // table builds the statistics table of normalized q from its groups, the
 // overall row and the number of selected cases.
 func (q Query) table(ctx context.Context, groups []group, overall Row, cases int) (*Table, error) {
-	t := &Table{Query: q, Cases: cases, MultiGroup: facetGrouping(q.By), Overall: overall}
+	// Rows is an empty list, not nil, so that JSON writes [] for a table
+	// without groups (by none, or no case selected).
+	t := &Table{Query: q, Cases: cases, MultiGroup: facetGrouping(q.By), Overall: overall, Rows: []Row{}}
 	for _, g := range groups {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -139,7 +141,7 @@ func (q Query) table(ctx context.Context, groups []group, overall Row, cases int
 func noneLabel(by string) string {
 	switch by {
 	case "quarter":
-		return "(no quarter: date gives only the year)"
+		return "(no quarter: undated, or dated only to the year)"
 	case "year":
 		return "(no date)"
 	case "org":
