@@ -236,3 +236,50 @@ func mustECharts(t *testing.T) []byte {
 	}
 	return js
 }
+
+// TestRootCauseTableSaysPrimary: the table by root cause counts each case
+// once, under its primary root-cause class, where stats --by
+// root_cause_class counts a case in each of its classes; the table says
+// so, as the trend chart does. Without the sentence, a case tagged both
+// software defect and configuration error was one case of the report's
+// table and one case of each class in stats, and nothing told why.
+func TestRootCauseTableSaysPrimary(t *testing.T) {
+	var cases []*incident.Incident
+	for i := range 6 {
+		cases = append(cases, &incident.Incident{ID: fmt.Sprintf("two-%d", i), Org: "acme", Title: "two causes",
+			Date: fmt.Sprintf("2024-05-%02d", i+1), TTR: incident.Minutes(float64(30 * (i + 1))),
+			Tags: []incident.Tag{
+				{Facet: incident.RootCause, Term: "configuration-error", Origin: incident.Human},
+				{Facet: incident.RootCause, Term: "software-defect", Origin: incident.Human},
+			}})
+	}
+	p := filepath.Join(t.TempDir(), "two.duckdb")
+	ctx := context.Background()
+	if err := loadStore(ctx, p, cases); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(ctx, p, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	r, err := Build(ctx, st, Options{Now: asOf, Quarter: "2024Q2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Render(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	start, end := strings.Index(page, `<section id="distributions">`), strings.Index(page, `<section id="causes">`)
+	if start < 0 || end < start {
+		t.Fatal("no distributions section")
+	}
+	sec := page[start:end]
+	for _, want := range []string{"counts once", "primary root-cause", "stats --by root_cause_class"} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("the table by root cause does not say %q", want)
+		}
+	}
+}
