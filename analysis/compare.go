@@ -9,6 +9,8 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"incidents/data/incident"
 )
 
 // Verdicts of a comparison. Only Improved and Worsened claim a change, and
@@ -89,6 +91,12 @@ func Compare(ctx context.Context, db *sql.DB, metric, periodA, periodB, by strin
 	base, err := Query{By: by, Metric: metric}.normalize()
 	if err != nil {
 		return nil, err
+	}
+	if by == "quarter" || by == "year" {
+		// A group of a period grouping lies in one of the periods only, so
+		// no group could be compared.
+		return nil, incident.Errorf(incident.ErrInvalid, "cannot compare two periods grouped by %s: each %s lies in one of them", by, by).
+			WithField("by").WithHint("group by a tag facet or org, or use --by none")
 	}
 	ga, alla, err := pa.apply(base).fetch(ctx, db, true)
 	if err != nil {

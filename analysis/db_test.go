@@ -344,3 +344,25 @@ func TestNoQuarterLabel(t *testing.T) {
 		})
 	}
 }
+
+// TestCompareRefusesPeriodGroupings: a comparison of two periods grouped
+// by quarter or year has groups that lie in one period only, so every row
+// was "n too small" beside the overall row; it is refused, naming the
+// groupings that work, and the other groupings still compare.
+func TestCompareRefusesPeriodGroupings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	db := openWith(t, append(synth(rng, "A", "2024Q2", 12, 60), synth(rng, "B", "2024Q3", 12, 60)...))
+	ctx := context.Background()
+	for _, c := range []struct {
+		by string
+		ok bool
+	}{{"quarter", false}, {"year", false}, {"", true}, {"org", true}, {"root_cause_class", true}} {
+		_, err := Compare(ctx, db, "ttr", "2024Q2", "2024Q3", c.by)
+		if c.ok && err != nil {
+			t.Errorf("by %q: %v", c.by, err)
+		}
+		if !c.ok && (incident.KindOf(err) != incident.ErrInvalid || !strings.Contains(fmt.Sprint(err), c.by)) {
+			t.Errorf("by %q: err = %v, want an invalid-value error naming it", c.by, err)
+		}
+	}
+}

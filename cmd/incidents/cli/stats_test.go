@@ -137,6 +137,7 @@ func TestStatsUsageErrors(t *testing.T) {
 		{"stats", "--metric", "mtbf"},
 		{"stats", "--compare", "2024Q1"},
 		{"stats", "--compare", "2024Q1", "last-year"},
+		{"stats", "--compare", "2023", "2024", "--by", "quarter"},
 		{"stats", "2024Q1"},
 		{"stats", "--since", "yesterday"},
 	} {
