@@ -93,9 +93,10 @@ func Compare(ctx context.Context, db *sql.DB, metric, periodA, periodB, by strin
 		return nil, err
 	}
 	if by == "quarter" || by == "year" {
-		// A group of a period grouping lies in one of the periods only, so
-		// no group could be compared.
-		return nil, incident.Errorf(incident.ErrInvalid, "cannot compare two periods grouped by %s: each %s lies in one of them", by, by).
+		// A group of a period grouping lies in one of the periods only (a
+		// quarter of 2023 or of 2024), or holds both whole (the year of two
+		// of its quarters): no group adds anything to the overall row.
+		return nil, incident.Errorf(incident.ErrInvalid, "cannot compare two periods grouped by %s: a %s lies in one of them or holds both, so no group adds to the overall row", by, by).
 			WithField("by").WithHint("group by a tag facet or org, or use --by none")
 	}
 	ga, alla, err := pa.apply(base).fetch(ctx, db, true)
