@@ -366,3 +366,36 @@ func TestCompareRefusesPeriodGroupings(t *testing.T) {
 		}
 	}
 }
+
+// TestOrgGroupIgnoresCase: stats --org matches an organisation ignoring
+// case, and the summary counts organisations so; the org grouping does
+// too, under the spelling most of its cases use (the first in byte order
+// on a tie). It made Acme, ACME and acme three groups, whose sizes added
+// up to what --org acme counted as one.
+func TestOrgGroupIgnoresCase(t *testing.T) {
+	var cases []*incident.Incident
+	for i, org := range []string{"Acme", "ACME", "Acme", "acme", "Globex", "GLOBEX"} {
+		cases = append(cases, &incident.Incident{ID: fmt.Sprintf("O-%d", i), Org: org, Title: "case", Date: "2024-05-01", TTR: incident.Minutes(float64(10 * (i + 1)))})
+	}
+	db := openWith(t, cases)
+	ctx := context.Background()
+	tab, err := Stats(ctx, db, Query{By: "org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, r := range tab.Rows {
+		got[r.Group+"/"+r.Label] = r.N
+	}
+	want := map[string]int{"Acme/Acme": 4, "GLOBEX/GLOBEX": 2}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("groups = %v, want %v", got, want)
+	}
+	one, err := Stats(ctx, db, Query{Org: "acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Cases != got["Acme/Acme"] {
+		t.Errorf("--org acme counts %d cases, the Acme group %d", one.Cases, got["Acme/Acme"])
+	}
+}

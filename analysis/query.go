@@ -153,7 +153,14 @@ func (q Query) groupSQL(withOverall bool) (string, []any) {
 	switch q.By {
 	case "":
 		g = "SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS grp WHERE FALSE"
-	case "org", "quarter", "year":
+	case "org":
+		// Organisations match ignoring case, as --org and the summary's
+		// count do: one group per lower(org), under the spelling most of
+		// its cases use (the first in byte order on a tie).
+		g = `WITH sp AS (SELECT lower(org) AS k, org, count(*) AS c FROM ` + casesTable + ` WHERE org IS NOT NULL GROUP BY ALL),
+pick AS (SELECT k, list(org ORDER BY c DESC, org)[1] AS grp FROM sp GROUP BY k)
+SELECT i.id, pick.grp FROM ` + casesTable + ` i JOIN pick ON pick.k = lower(i.org)`
+	case "quarter", "year":
 		g = fmt.Sprintf("SELECT id, CAST(%s AS VARCHAR) AS grp FROM "+casesTable+" WHERE %s IS NOT NULL", q.By, q.By)
 	case RootCauseClass:
 		g = `SELECT DISTINCT incident_id AS id, class AS grp FROM ` + store.ViewTags + `
