@@ -51,6 +51,29 @@ func Between(start, end *time.Time) (*Duration, error) {
 // and pass, and NaN fails both comparisons.
 func (d *Duration) InRange() bool { return d.Minutes >= 0 && d.Minutes <= MaxDuration.Minutes() }
 
+// DeriveMissing fills the durations in's timestamps state and its fields
+// leave out: TTD from start to detected, TTR from start to resolved, each
+// Derived, as every importer that reads timestamps derives them. A span
+// Between refuses (end before start, over a year) stays unknown. It
+// returns the names it filled ("ttd", "ttr"), for the import's note.
+func (in *Incident) DeriveMissing() []string {
+	var filled []string
+	for _, d := range []struct {
+		name       string
+		dur        **Duration
+		start, end *time.Time
+	}{{"ttd", &in.TTD, in.Start, in.Detected}, {"ttr", &in.TTR, in.Start, in.Resolved}} {
+		if *d.dur != nil {
+			continue
+		}
+		if nd, err := Between(d.start, d.end); err == nil && nd != nil {
+			*d.dur = nd
+			filled = append(filled, d.name)
+		}
+	}
+	return filled
+}
+
 // Canonical writes each known duration of in in one form: -0 minutes (a
 // JSON "-0", or a negative figure rounded to nothing) is 0, as every
 // other reading of zero is.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseDuration(t *testing.T) {
@@ -66,4 +67,49 @@ func TestCanonical(t *testing.T) {
 		t.Errorf("written as %s", b)
 	}
 	(&Incident{}).Canonical() // unknown durations stay unknown
+}
+
+// TestDeriveMissing: the durations the timestamps give are filled when
+// absent, marked derived; given ones and unusable spans are left alone.
+func TestDeriveMissing(t *testing.T) {
+	at := func(s string) *time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &v
+	}
+	start, det, res := at("2024-05-01T10:00:00Z"), at("2024-05-01T10:20:00Z"), at("2024-05-01T12:00:00Z")
+	for _, tc := range []struct {
+		name     string
+		in       Incident
+		filled   string
+		ttd, ttr float64 // -1: unknown
+	}{
+		{"both", Incident{Start: start, Detected: det, Resolved: res}, "ttd ttr", 20, 120},
+		{"given ttr kept", Incident{Start: start, Resolved: res, TTR: Minutes(90)}, "", -1, 90},
+		{"no start", Incident{Detected: det, Resolved: res}, "", -1, -1},
+		{"end before start", Incident{Start: res, Resolved: start}, "", -1, -1},
+		{"over a year", Incident{Start: start, Resolved: at("2025-06-01T10:00:00Z")}, "", -1, -1},
+	} {
+		in := tc.in
+		got := strings.Join(in.DeriveMissing(), " ")
+		if got != tc.filled {
+			t.Errorf("%s: filled %q, want %q", tc.name, got, tc.filled)
+		}
+		for _, d := range []struct {
+			name string
+			d    *Duration
+			want float64
+		}{{"ttd", in.TTD, tc.ttd}, {"ttr", in.TTR, tc.ttr}} {
+			switch {
+			case d.want < 0 && d.d != nil:
+				t.Errorf("%s: %s = %+v, want unknown", tc.name, d.name, d.d)
+			case d.want >= 0 && (d.d == nil || d.d.Minutes != d.want):
+				t.Errorf("%s: %s = %+v, want %v", tc.name, d.name, d.d, d.want)
+			case d.d != nil && strings.Contains(tc.filled, d.name) && d.d.Source != Derived:
+				t.Errorf("%s: %s not marked derived", tc.name, d.name)
+			}
+		}
+	}
 }

@@ -260,3 +260,24 @@ func TestMalformedInUserWords(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONDurationsFromTimestamps: a case file that gives start, detected
+// and resolved but no ttd or ttr gets both, derived, with a note saying
+// so; a given one is kept.
+func TestJSONDurationsFromTimestamps(t *testing.T) {
+	body := `{"id": "ts-1", "org": "Acme", "title": "Queue stalled", "start": "2024-05-01T10:00:00Z", "detected": "2024-05-01T10:20:00Z", "resolved": "2024-05-01T12:00:00Z"}
+{"id": "ts-2", "org": "Acme", "title": "Queue stalled again", "start": "2024-05-02T10:00:00Z", "resolved": "2024-05-02T12:00:00Z", "ttr": {"minutes": 90, "source": "given"}}
+`
+	res, err := ParseChecked(Input{Name: "cases.jsonl", Data: []byte(body)}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := res.Incidents[0], res.Incidents[1]
+	if a.TTD == nil || a.TTD.Minutes != 20 || a.TTD.Source != incident.Derived || a.TTR == nil || a.TTR.Minutes != 120 {
+		t.Errorf("ts-1: ttd %+v ttr %+v", a.TTD, a.TTR)
+	}
+	if b.TTR.Minutes != 90 || b.TTR.Source != incident.Given || b.TTD != nil {
+		t.Errorf("ts-2: ttd %+v ttr %+v", b.TTD, b.TTR)
+	}
+	wantNote(t, res, "ts-1: ttd and ttr derived from its timestamps")
+}
