@@ -122,11 +122,11 @@ func clockOn(date, clock, ampm string, loc *time.Location) (time.Time, error) {
 
 // localTime is the wall-clock time y-m-d hh:mm in loc, and false when loc
 // skips it (02:30 on the night the clocks go from 02:00 to 03:00):
-// time.Date would move it an hour, to a time the writer never meant.
+// time.Date would move it an hour, to a time the writer never meant. The
+// rule is the CSV reader's (sameWallClock).
 func localTime(y int, m time.Month, d, hh, mm int, loc *time.Location) (time.Time, bool) {
 	t := time.Date(y, m, d, hh, mm, 0, 0, loc)
-	ty, tm, td := t.Date()
-	return t, ty == y && tm == m && td == d && t.Hour() == hh && t.Minute() == mm
+	return t, sameWallClock(t, time.Date(y, m, d, hh, mm, 0, 0, time.UTC))
 }
 
 // parseClock reads "01:13" or "9:37" with an optional "am"/"p.m." marker.
