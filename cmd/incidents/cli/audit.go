@@ -90,7 +90,7 @@ func editor(app *App, by string) (string, error) {
 	if by = strings.TrimSpace(by); by != "" {
 		if !utf8.ValidString(by) || strings.ContainsFunc(by, unicode.IsControl) || utf8.RuneCountInString(by) > maxEditorLen {
 			return "", usagef("--by %q is not a name: give who makes the change on one line, at most %d characters (--by 'Ana Ruiz')",
-				truncateRunes(by, 40), maxEditorLen)
+				clip(by, 40), maxEditorLen)
 		}
 		return by, nil
 	}
@@ -101,12 +101,4 @@ func editor(app *App, by string) (string, error) {
 		return u, nil
 	}
 	return "unknown", nil
-}
-
-// truncateRunes cuts s after n runes, marking the cut.
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n]) + "…"
 }
