@@ -259,13 +259,6 @@ func (d Dist) Quantile(q float64) float64 {
 	return d.Values[i]
 }
 
-// Interval returns the central percentile interval at level (0.90 -> the
-// 5th and 95th percentiles).
-func (d Dist) Interval(level float64) (low, high float64) {
-	a := (1 - level) / 2
-	return d.Quantile(a), d.Quantile(1 - a)
-}
-
 // Mean is the expectation of d.
 func (d Dist) Mean() float64 {
 	s, prev := 0.0, 0.0
@@ -289,17 +282,6 @@ func (d Dist) StdDev() float64 {
 
 // Draw samples one value of d using rng.
 func (d Dist) Draw(rng *rand.Rand) float64 { return d.Quantile(rng.Float64()) }
-
-// BootstrapMedianCI returns the percentile bootstrap interval at level of
-// the median of values (sorted or not), from the exact bootstrap
-// distribution. NaN, NaN for an empty sample.
-func BootstrapMedianCI(values []float64, level float64) (low, high float64) {
-	x := sortedCopy(values)
-	if len(x) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	return MedianBootstrap(x).Interval(level)
-}
 
 // DiffReps is the number of bootstrap replicates BootstrapDiffCI draws.
 const DiffReps = 20000

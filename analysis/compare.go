@@ -23,8 +23,10 @@ const (
 	NoChangeSmall = "no detectable change (n too small)"
 )
 
-// MinCompareN is the fewest known figures per period for a verdict.
-const MinCompareN = 5
+// MinCompareN is the fewest known figures per period for a verdict: the
+// fewest whose median interval reaches Level (MinCILevel), so a period whose
+// median is shown with an interval short of Level never carries a verdict.
+const MinCompareN = MinCILevel
 
 // Seed is the fixed seed of the difference bootstrap; each group mixes its
 // name in, so a group's interval does not depend on the other groups.

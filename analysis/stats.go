@@ -181,6 +181,7 @@ type summaryJSON struct {
 	Mean     *float64 `json:"mean"`
 	CILow    *float64 `json:"ci_low"`
 	CIHigh   *float64 `json:"ci_high"`
+	CILevel  *float64 `json:"ci_level"`
 	SE       *float64 `json:"se"`
 }
 
@@ -192,9 +193,19 @@ func jsonNum(v float64) *float64 {
 	return &r
 }
 
+// jsonLevel rounds a coverage down to 0.0001, so that it never reads higher
+// than it is; nil for NaN.
+func jsonLevel(v float64) *float64 {
+	if math.IsNaN(v) {
+		return nil
+	}
+	r := math.Floor(v*1e4) / 1e4
+	return &r
+}
+
 func (s Summary) toJSON() summaryJSON {
 	return summaryJSON{s.N, s.Known, math.Round(s.Coverage()*1e4) / 1e4, jsonNum(s.Median), jsonNum(s.P75),
-		jsonNum(s.P90), jsonNum(s.Mean), jsonNum(s.CILow), jsonNum(s.CIHigh), jsonNum(s.SE)}
+		jsonNum(s.P90), jsonNum(s.Mean), jsonNum(s.CILow), jsonNum(s.CIHigh), jsonLevel(s.CILevel), jsonNum(s.SE)}
 }
 
 // MarshalJSON writes NaN figures as null.

@@ -11,8 +11,15 @@ import (
 const Level = 0.90
 
 // MinCI is the smallest number of known figures for which a median interval
-// is reported; below it the interval is NaN (shown as "–").
+// is reported; below it the interval is NaN (shown as "–"). From MinCI to
+// MinCILevel-1 figures the interval is their range, which covers the median
+// less often than Level (Summary.CILevel says how often).
 const MinCI = 3
+
+// MinCILevel is the fewest figures whose median interval reaches Level:
+// the range of 5 figures covers the median with probability 1-2/2^5 =
+// 93.75%, that of 4 only 87.5%.
+const MinCILevel = 5
 
 // Summary describes one group's figures of one metric, in minutes.
 type Summary struct {
@@ -25,10 +32,16 @@ type Summary struct {
 	P75    float64 `json:"p75"`
 	P90    float64 `json:"p90"`
 	Mean   float64 `json:"mean"`
-	// CILow and CIHigh bound the bootstrap 90% interval of the median; NaN
-	// when Known < MinCI.
-	CILow  float64 `json:"ci_low"`
-	CIHigh float64 `json:"ci_high"`
+	// CILow and CIHigh bound the distribution-free interval of the median
+	// at Level: two order statistics of the figures chosen from the
+	// Binomial(Known, 1/2) distribution (MedianOrder); NaN when Known <
+	// MinCI. CILevel is the chance that such an interval covers the true
+	// median whatever the distribution of durations: at least Level from
+	// MinCILevel figures on, 0.75 or 0.875 for 3 or 4 (their range); NaN
+	// without an interval.
+	CILow   float64 `json:"ci_low"`
+	CIHigh  float64 `json:"ci_high"`
+	CILevel float64 `json:"ci_level"`
 	// SE is the bootstrap standard error of the median (NaN when Known < MinCI).
 	SE float64 `json:"se"`
 }
@@ -43,9 +56,10 @@ func (s Summary) Coverage() float64 {
 
 // Summarize computes the summary of values (the known figures of a group of
 // n cases; n >= len(values)). values need not be sorted and is not changed.
-// The median interval is the percentile interval of the exact bootstrap
-// distribution of the median (see the package documentation), so no random
-// generator is involved and the result is the same on every run.
+// The median interval is the binomial order-statistic interval (MedianCI);
+// SE comes from the exact bootstrap distribution of the median (see the
+// package documentation). No random generator is involved, so the result
+// is the same on every run.
 func Summarize(values []float64, n int) Summary {
 	x := sortedCopy(values)
 	if n < len(x) {
@@ -53,7 +67,7 @@ func Summarize(values []float64, n int) Summary {
 	}
 	s := Summary{N: n, Known: len(x)}
 	nan := math.NaN()
-	s.Median, s.P75, s.P90, s.Mean, s.CILow, s.CIHigh, s.SE = nan, nan, nan, nan, nan, nan, nan
+	s.Median, s.P75, s.P90, s.Mean, s.CILow, s.CIHigh, s.CILevel, s.SE = nan, nan, nan, nan, nan, nan, nan, nan
 	if len(x) == 0 {
 		return s
 	}
@@ -62,9 +76,8 @@ func Summarize(values []float64, n int) Summary {
 	s.P90 = Quantile(x, 0.90)
 	s.Mean = stat.Mean(x, nil)
 	if len(x) >= MinCI {
-		d := MedianBootstrap(x)
-		s.CILow, s.CIHigh = d.Interval(Level)
-		s.SE = d.StdDev()
+		s.CILow, s.CIHigh, s.CILevel = MedianCI(x, Level)
+		s.SE = MedianBootstrap(x).StdDev()
 	}
 	return s
 }

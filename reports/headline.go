@@ -209,7 +209,11 @@ func (r *QuarterReport) medianSentence(metric string, s analysis.Summary) string
 	}
 	line := fmt.Sprintf("Median %s %s", name, minutesText(s.Median))
 	if !math.IsNaN(s.CILow) {
-		line += fmt.Sprintf(" (90%% interval %s – %s)", minutesText(s.CILow), minutesText(s.CIHigh))
+		line += fmt.Sprintf(" (90%% interval %s – %s", minutesText(s.CILow), minutesText(s.CIHigh))
+		if note := s.CIShortNote(); note != "" {
+			line += ", " + note
+		}
+		line += ")"
 	}
 	line += fmt.Sprintf(", known for %d of %d incidents", s.Known, s.N)
 	var verdicts []string

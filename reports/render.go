@@ -23,7 +23,11 @@ var funcs = template.FuncMap{
 		if math.IsNaN(s.CILow) {
 			return "–"
 		}
-		return minutesText(s.CILow) + " – " + minutesText(s.CIHigh)
+		v := minutesText(s.CILow) + " – " + minutesText(s.CIHigh)
+		if note := s.CIShortNote(); note != "" {
+			v += ", " + note
+		}
+		return v
 	},
 	"signed": func(n int) string {
 		if n > 0 {

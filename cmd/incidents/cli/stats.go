@@ -26,7 +26,10 @@ func newStatsCmd(app *App) *cobra.Command {
 		Short: "TTD/TTR medians, percentiles and confidence intervals by group",
 		Long: `stats summarises time to detect (ttd) or time to resolve (ttr) per group:
 n (cases in the group), known (cases that state the figure; unknown is never
-zero), median, p75, p90, mean and a bootstrap 90% interval of the median.
+zero), median, p75, p90, mean and a 90% interval of the median: two order
+statistics that cover the true median at least 90% of the time whatever the
+distribution (with 3 or 4 known figures, their range, which covers it 75% or
+87.5% of the time: the output says so).
 Durations are skewed (the mean is often three times the median) and groups are
 small, so read the median and its interval, not the mean.
 
@@ -165,11 +168,17 @@ func num(m float64) string {
 	return strconv.FormatFloat(math.Round(m*1000)/1000, 'f', -1, 64)
 }
 
-func ci(lo, hi float64) string {
-	if math.IsNaN(lo) {
+// ci shows a median interval, with how often it covers the median when
+// that is less than the column's 90%.
+func ci(s analysis.Summary) string {
+	if math.IsNaN(s.CILow) {
 		return "–"
 	}
-	return human(lo) + " – " + human(hi)
+	v := human(s.CILow) + " – " + human(s.CIHigh)
+	if note := s.CIShortNote(); note != "" {
+		v += " (" + note + ")"
+	}
+	return v
 }
 
 func writeStats(w, errw io.Writer, t *analysis.Table, format string) error {
@@ -178,10 +187,10 @@ func writeStats(w, errw io.Writer, t *analysis.Table, format string) error {
 	case FormatJSON:
 		return writeJSON(w, t)
 	case FormatCSV:
-		tab := &Table{Header: []string{"group", "label", "n", "known", "coverage", "share", "median_min", "p75_min", "p90_min", "mean_min", "ci90_low_min", "ci90_high_min"}}
+		tab := &Table{Header: []string{"group", "label", "n", "known", "coverage", "share", "median_min", "p75_min", "p90_min", "mean_min", "ci90_low_min", "ci90_high_min", "ci_level"}}
 		row := func(r analysis.Row, group string) []string {
 			return []string{group, r.Label, strconv.Itoa(r.N), strconv.Itoa(r.Known), num(r.Coverage()), num(r.Share),
-				num(r.Median), num(r.P75), num(r.P90), num(r.Mean), num(r.CILow), num(r.CIHigh)}
+				num(r.Median), num(r.P75), num(r.P90), num(r.Mean), num(r.CILow), num(r.CIHigh), level(r.CILevel)}
 		}
 		for _, r := range t.Rows {
 			tab.Rows = append(tab.Rows, row(r, r.Group))
@@ -203,7 +212,7 @@ func writeStats(w, errw io.Writer, t *analysis.Table, format string) error {
 	tab := &Table{Header: []string{head, "N", "SHARE", "KNOWN", "MEDIAN " + metric, "P75", "P90", "MEAN", "MEDIAN 90% CI"}}
 	row := func(r analysis.Row, name string) []string {
 		return []string{name, strconv.Itoa(r.N), pctf(r.Share), fmt.Sprintf("%d (%s)", r.Known, pctf(r.Coverage())),
-			human(r.Median), human(r.P75), human(r.P90), human(r.Mean), ci(r.CILow, r.CIHigh)}
+			human(r.Median), human(r.P75), human(r.P90), human(r.Mean), ci(r.Summary)}
 	}
 	for _, r := range t.Rows {
 		name := r.Label
@@ -216,11 +225,22 @@ func writeStats(w, errw io.Writer, t *analysis.Table, format string) error {
 	if err := tab.Write(w, format); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nn: cases; known: cases stating %s (coverage). Median interval: bootstrap 90%%; – when fewer than %d known.\n", metric, analysis.MinCI)
+	fmt.Fprintf(w, "\nn: cases; known: cases stating %s (coverage). Median interval: two order statistics that cover the median\n"+
+		"at least 90%% of the time whatever the distribution; with %d to %d known it is their range and says how often it covers;\n"+
+		"– when fewer than %d known.\n", metric, analysis.MinCI, analysis.MinCILevel-1, analysis.MinCI)
 	if t.MultiGroup {
 		fmt.Fprintf(w, "* A case with several %s tags counts in each of its groups: shares sum to %.0f%%.\n", t.Query.By, t.ShareSum*100)
 	}
 	return nil
+}
+
+// level formats a coverage for CSV, rounded down (never higher than it is):
+// empty when there is no interval.
+func level(l float64) string {
+	if math.IsNaN(l) {
+		return ""
+	}
+	return strconv.FormatFloat(math.Floor(l*1e4)/1e4, 'f', -1, 64)
 }
 
 func levelPct(l float64) string {

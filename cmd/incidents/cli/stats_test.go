@@ -110,6 +110,9 @@ func TestStatsJSONAndCSV(t *testing.T) {
 	if tab.Cases != 183 || len(tab.Rows) != 2 || tab.Overall["median"] == nil || tab.Rows[0]["ci_low"] == nil {
 		t.Errorf("json table = %+v", tab)
 	}
+	if l, ok := tab.Overall["ci_level"].(float64); !ok || l < analysis.Level {
+		t.Errorf("overall ci_level = %v, want at least %v for %d cases", tab.Overall["ci_level"], analysis.Level, tab.Cases)
+	}
 	out, errOut, err := runAnalytics(t, db, nil, "stats", "--by", "root_cause", "-o", "csv")
 	if err != nil {
 		t.Fatal(err)
@@ -173,5 +176,24 @@ func TestStatsByAll(t *testing.T) {
 	json.Unmarshal([]byte(one), &b)
 	if !reflect.DeepEqual(a, b) {
 		t.Errorf("--by all's first table differs from --by %s", analysis.Groupings[0])
+	}
+}
+
+// TestStatsIntervalText checks that a median interval short of 90% says how
+// often it covers the median, and that one reaching it does not.
+func TestStatsIntervalText(t *testing.T) {
+	cases := []struct {
+		values []float64
+		want   string
+	}{
+		{[]float64{10, 20}, "–"},
+		{[]float64{10, 20, 90}, "10m – 1h 30m (covers 75%)"},
+		{[]float64{10, 20, 30, 90}, "10m – 1h 30m (covers 87.5%)"},
+		{[]float64{10, 20, 30, 40, 90}, "10m – 1h 30m"},
+	}
+	for _, c := range cases {
+		if got := ci(analysis.Summarize(c.values, len(c.values))); got != c.want {
+			t.Errorf("ci(%v) = %q, want %q", c.values, got, c.want)
+		}
 	}
 }

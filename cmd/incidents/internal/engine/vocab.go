@@ -56,7 +56,7 @@ type Topic struct {
 	Cases []CaseSummary `json:"cases"`
 	Total int           `json:"total"`
 	// TTD and TTR summarise every case of the term (not just the listed
-	// ones): n, known, median with its bootstrap 90% interval, p75, p90.
+	// ones): n, known, median with its 90% interval, p75, p90.
 	TTD analysis.Summary `json:"ttd"`
 	TTR analysis.Summary `json:"ttr"`
 	// CoTerms are the most frequent terms of other facets on the same

@@ -38,8 +38,9 @@ type summaryShape struct {
 	P75      *float64 `json:"p75" jsonschema:"75th percentile in minutes"`
 	P90      *float64 `json:"p90" jsonschema:"90th percentile in minutes"`
 	Mean     *float64 `json:"mean" jsonschema:"mean in minutes"`
-	CILow    *float64 `json:"ci_low" jsonschema:"lower end of the bootstrap 90% interval of the median, null when too few cases"`
-	CIHigh   *float64 `json:"ci_high" jsonschema:"upper end of the bootstrap 90% interval of the median"`
+	CILow    *float64 `json:"ci_low" jsonschema:"lower end of the 90% interval of the median (an order statistic chosen so that the interval covers the true median at least 90% of the time whatever the distribution), null when fewer than 3 known"`
+	CIHigh   *float64 `json:"ci_high" jsonschema:"upper end of the 90% interval of the median"`
+	CILevel  *float64 `json:"ci_level" jsonschema:"how often the interval covers the true median: at least 0.9 from 5 known figures on, 0.75 or 0.875 with 3 or 4 (the interval is then their range); null without an interval"`
 	SE       *float64 `json:"se" jsonschema:"bootstrap standard error of the median"`
 }
 

@@ -128,7 +128,7 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "get_topic", Annotations: ro, InputSchema: inputSchema[TopicInput](), OutputSchema: outputSchema[engine.Topic](),
 		Description: "A vocabulary term (root cause, symptom, component, ...) with its description, its cases (newest first), their TTD/TTR medians with 90% intervals and the terms most often found with it. " +
-			"Returns {term, cases, total, ttd, ttr, co_terms}; ttd and ttr are {n, known, coverage, median, p75, p90, mean, ci_low, ci_high, se} in minutes, null when unknown."},
+			"Returns {term, cases, total, ttd, ttr, co_terms}; ttd and ttr are {n, known, coverage, median, p75, p90, mean, ci_low, ci_high, ci_level, se} in minutes, null when unknown."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in TopicInput) (*mcp.CallToolResult, *engine.Topic, error) {
 			if in.Limit == 0 {
 				in.Limit = 20
@@ -158,8 +158,8 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			return nil, VocabOutput{}, incident.Errorf(incident.ErrInvalid, "unknown facet %q", in.Facet).WithHint("facets: " + incident.FacetList(""))
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "stats", Annotations: ro, InputSchema: inputSchema[StatsInput](), OutputSchema: outputSchema[analysis.Table](),
-		Description: "TTD or TTR statistics per group: cases, known figures, median with bootstrap 90% interval, p75, p90, mean. Read the median and its interval; unknown durations are never counted as zero. " +
-			"Returns {query, cases, rows: [{group, label, n, known, coverage, median, p75, p90, mean, ci_low, ci_high, se, share}], overall, multi_group, share_sum, note}; figures in minutes, null when unknown."},
+		Description: "TTD or TTR statistics per group: cases, known figures, median with its 90% interval, p75, p90, mean. Read the median and its interval; unknown durations are never counted as zero. " +
+			"Returns {query, cases, rows: [{group, label, n, known, coverage, median, p75, p90, mean, ci_low, ci_high, ci_level, se, share}], overall, multi_group, share_sum, note}; figures in minutes, null when unknown."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in StatsInput) (*mcp.CallToolResult, *analysis.Table, error) {
 			q := analysis.Query{By: in.By, Metric: in.Metric, Since: in.Since, Until: in.Until, Org: in.Org, Quarter: in.Quarter}
 			if q.By == "" {
