@@ -306,8 +306,19 @@ func TestMigrateAudit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, err := readVersion(ctx, db); err != nil || v != step || tableLayouts(t, db) != failLayout {
-		t.Fatalf("after a failed migration: version %d %v", v, err)
+	// The foreign core.audit is caught where the views are created, in the
+	// last step; the steps before it are kept (each is a transaction of its
+	// own), so the file is at the version before the last, the foreign table
+	// as it was and no column lost.
+	v, err := readVersion(ctx, db)
+	got := tableLayouts(t, db)
+	if err != nil || v != max(step, SchemaVersion-1) || !strings.Contains(got, "audit.x INTEGER") || strings.Contains(got, "audit.seq") {
+		t.Fatalf("after a failed migration: version %d %v, layout\n%s", v, err, got)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(failLayout), "\n") {
+		if !strings.Contains(got, line+"\n") {
+			t.Fatalf("after a failed migration %q is gone:\n%s", line, got)
+		}
 	}
 	db.Close()
 

@@ -16,7 +16,7 @@ import (
 
 // SchemaVersion is the database layout written by this build. A database
 // with a higher core.meta schema_version is refused.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // migrations[i] brings a database from version i to i+1. Entries are never
 // edited once released; new layouts append a migration.
@@ -191,7 +191,17 @@ WHERE event IS NULL AND starts_with(reason, 'same event: ');`,
 	// no row whose updated_at could make the links stale), and the case
 	// each case repeats (duplicate_of; no stored document has one yet).
 	migrationAudit,
+	// 8: the durations view gains the incidents view's counted column, so
+	// that SQL over it can count each incident once. The views are
+	// recreated from Views() by the last step of every migration; the old
+	// view is dropped first so that none of its columns survive.
+	migrationDurationsCounted,
 }
+
+// migrationDurationsCounted is the text of migration 8. It fails, and the
+// step changes nothing, when durations is not a view (a table of the
+// user's in its place).
+const migrationDurationsCounted = `DROP VIEW IF EXISTS durations;`
 
 // migrationAudit is the text of the migration that adds core.audit. It
 // depends on no other step than the commit record's (3), so it moves to

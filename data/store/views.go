@@ -68,8 +68,9 @@ const idKeysSQL = `SELECT key, arg_min(id, pri::VARCHAR || id) AS id FROM (
 	UNION ALL SELECT unnest(aliases) AS key, id, 1 AS pri FROM core.live_incidents WHERE aliases IS NOT NULL
 ) GROUP BY key`
 
-// ColCounted is the column of the incidents view that statistics and the
-// report filter on, so that they count each incident once.
+// ColCounted is the column of the incidents and durations views that
+// statistics and the report filter on, so that they count each incident
+// once.
 const ColCounted = "counted"
 
 // countedSQL is the one rule of counting an incident once: a case counts
@@ -137,11 +138,12 @@ FROM core.live_incidents`,
 		},
 		{
 			Name:        ViewDurations,
-			Description: "Known TTD and TTR figures, one row per case and metric; unknown figures have no row.",
-			SQL: `SELECT id AS incident_id, 'ttd' AS metric, ttd_minutes AS minutes, ttd_source AS source, quarter, year, org
+			Description: "Known TTD and TTR figures, one row per case and metric; unknown figures have no row. Filter on counted to count each incident once.",
+			SQL: `SELECT id AS incident_id, 'ttd' AS metric, ttd_minutes AS minutes, ttd_source AS source, quarter, year, org,
+	` + countedSQL + ` AS ` + ColCounted + `
 FROM core.live_incidents WHERE ttd_minutes IS NOT NULL
 UNION ALL
-SELECT id, 'ttr', ttr_minutes, ttr_source, quarter, year, org
+SELECT id, 'ttr', ttr_minutes, ttr_source, quarter, year, org, ` + countedSQL + `
 FROM core.live_incidents WHERE ttr_minutes IS NOT NULL`,
 			Columns: []Column{
 				{"incident_id", "VARCHAR", "Case id."},
@@ -151,6 +153,7 @@ FROM core.live_incidents WHERE ttr_minutes IS NOT NULL`,
 				{"quarter", "VARCHAR", "Quarter of the case, e.g. 2017Q2."},
 				{"year", "INTEGER", "Year of the case."},
 				{"org", "VARCHAR", "Organisation."},
+				{ColCounted, "BOOLEAN", "False for a case that repeats another stored case (duplicate_of), as in the incidents view: WHERE counted counts each incident once."},
 			},
 		},
 		{
