@@ -42,8 +42,8 @@
 // run prints the same interval. A verdict needs MinCompareN (= MinCILevel)
 // figures a period, so no period whose own median interval falls short of
 // 90% carries one; with two periods drawn from one lognormal population the
-// verdict claimed a change 5-8.5% of the time for 5 to 100 figures a period
-// (600 pairs each), within the 10% it allows.
+// verdict claims a change for 7-8.5% of pairs at 5 to 40 figures a period
+// (TestCompareFalseVerdicts), within the 10% it allows.
 //
 // Statistics read cases from the public incidents view and tags from the
 // public tags view, like any user query.

@@ -146,3 +146,44 @@ func TestMedianCIShortSamples(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareFalseVerdicts keeps "no detectable change" honest next to the
+// median interval: two periods drawn from one skewed population, with as
+// few figures as a verdict allows (MinCompareN) and more, must get a verdict
+// of change at most 10% of the time (1 - Level), within simulation noise.
+func TestCompareFalseVerdicts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation")
+	}
+	const reps = 300
+	total, claimed := 0, 0
+	for _, n := range []int{MinCompareN, 8, 12, 20, 40} {
+		rng := rand.New(rand.NewPCG(7, uint64(n)))
+		draw := func() []float64 {
+			x := make([]float64, n)
+			for i := range x {
+				x[i] = 45 * math.Exp(1.2*rng.NormFloat64())
+			}
+			sort.Float64s(x)
+			return x
+		}
+		hits := 0
+		for r := range reps {
+			ch := compareGroups("g"+itoa(r), "", group{values: draw(), n: n}, group{values: draw(), n: n}, Level)
+			if ch.Verdict == Improved || ch.Verdict == Worsened {
+				hits++
+			}
+		}
+		// sd of a 10% rate over 300 pairs is 0.017.
+		if rate := float64(hits) / reps; rate > 1-Level+0.06 {
+			t.Errorf("n=%d: a change claimed for %.3f of pairs from one population", n, rate)
+		}
+		t.Logf("n=%d: change claimed for %d of %d pairs from one population", n, hits, reps)
+		total += reps
+		claimed += hits
+	}
+	// sd of a 10% rate over 1500 pairs is 0.008.
+	if rate := float64(claimed) / float64(total); rate > 1-Level+0.02 {
+		t.Errorf("a change claimed for %.3f of all pairs from one population", rate)
+	}
+}

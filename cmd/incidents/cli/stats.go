@@ -226,7 +226,7 @@ func writeStats(w, errw io.Writer, t *analysis.Table, format string) error {
 		return err
 	}
 	fmt.Fprintf(w, "\nn: cases; known: cases stating %s (coverage). Median interval: two order statistics that cover the median\n"+
-		"at least 90%% of the time whatever the distribution; with %d to %d known it is their range and says how often it covers;\n"+
+		"at least 90%% of the time whatever the distribution; with %d or %d known it is their range and says how often it covers;\n"+
 		"– when fewer than %d known.\n", metric, analysis.MinCI, analysis.MinCILevel-1, analysis.MinCI)
 	if t.MultiGroup {
 		fmt.Fprintf(w, "* A case with several %s tags counts in each of its groups: shares sum to %.0f%%.\n", t.Query.By, t.ShareSum*100)
