@@ -14,7 +14,7 @@ import (
 
 // Build gathers the report data of one period from the store. Figures
 // come from the store's public views and the analysis package (medians,
-// bootstrap intervals, comparisons, detectable changes); nothing is drawn
+// median intervals, comparisons, detectable changes); nothing is drawn
 // here.
 func Build(ctx context.Context, st *store.Store, opts Options) (*QuarterReport, error) {
 	opts = opts.normalize()
