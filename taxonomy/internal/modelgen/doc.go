@@ -4,5 +4,6 @@
 // With -report it prints the development figures instead (bundled and icco
 // dev, out of fold), with -heldout also the icco held-out half scored by
 // the trained model, and with -sweep it compares training settings on the
-// development data.
+// development data (out of fold) and on the danluu list's sections that
+// name a root cause (-danluu: text no setting was chosen on).
 package main

@@ -20,6 +20,7 @@ func main() {
 	heldOut := flag.Bool("heldout", false, "with -report: also score the held-out half")
 	verbose := flag.Bool("v", false, "with -report: print the tables and the development errors")
 	sweep := flag.Bool("sweep", false, "compare training settings on the development data")
+	danluu := flag.String("danluu", "../../shared/corpora/danluu-post-mortems/README.md", "with -sweep: the danluu list, whose sections naming a root cause are scored too (\"\" for none)")
 	explain := flag.String("explain", "", "print how the shipped tagger reads the cases of this file")
 	flag.Parse()
 	v := taxonomy.Default()
@@ -34,7 +35,10 @@ func main() {
 	if err == nil {
 		switch {
 		case *sweep:
-			err = runSweep(v, c)
+			var sections []*incident.Incident
+			if sections, err = loadSections(context.Background(), *danluu); err == nil {
+				err = runSweep(v, c, sections)
+			}
 		case *report:
 			err = runReport(v, c, *heldOut, *verbose)
 		case *out != "":
