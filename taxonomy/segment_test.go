@@ -28,6 +28,16 @@ func TestHeadingRole(t *testing.T) {
 		{"Background", RoleBackground, true},
 		{"Summary", RoleSummary, true},
 		{"What happened", RoleSummary, true},
+		// The questions of the published provider review formats.
+		{"What went wrong and why?", RoleCause, true},
+		{"Why did this happen?", RoleCause, true},
+		{"How did we respond?", RoleRemediation, true},
+		{"Workaround", RoleRemediation, true},
+		{"How are we making incidents like this less likely or less impactful?", RoleFollowUp, true},
+		{"How can customers make incidents like this less impactful?", RoleFollowUp, true},
+		{"What we've learned", RoleFollowUp, true},
+		{"Where we go from here", RoleFollowUp, true},
+		{"What’s next", RoleFollowUp, true},
 		{"Google Kubernetes Engine (GKE)", RoleBody, false},
 	} {
 		got, ok := HeadingRole(c.heading)
