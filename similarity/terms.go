@@ -14,6 +14,7 @@ import (
 
 	"incidents/data/incident"
 	"incidents/similarity/textproc"
+	"incidents/taxonomy"
 )
 
 // Stored analyses. Analysing a case's text (tokenising, stemming,
@@ -52,12 +53,20 @@ var analysisKeys sync.Map // [2]bool{bigrams, phrases} -> string
 // AnalysisKey names the text analysis p asks for: cases analysed under
 // one key give the same terms. It changes with the analysis code
 // (analysisVersion), the stop words, the field weights, the vocabulary's
-// concepts and the Bigrams and Phrases parameters.
+// concepts, the taxonomy's cue phrases (the cause text reads them) and the
+// Bigrams and Phrases parameters.
 func AnalysisKey(p Params) string {
 	k := [2]bool{p.Bigrams, p.Phrases}
 	if v, ok := analysisKeys.Load(k); ok {
 		return v.(string)
 	}
+	key := analysisKeyOf(p, taxonomy.CuesDigest())
+	analysisKeys.Store(k, key)
+	return key
+}
+
+// analysisKeyOf is AnalysisKey with the digest of the cue phrases given.
+func analysisKeyOf(p Params, cues string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "version %d bigrams %t phrases %t\n", analysisVersion, p.Bigrams, p.Phrases)
 	fmt.Fprintf(h, "weights %g %g %g %g %g %g %g %g %g\n", WeightTitle, WeightRootCause, WeightSummary, WeightSymptoms,
@@ -71,14 +80,15 @@ func AnalysisKey(p Params) string {
 	for _, f := range textproc.DefaultFilters() {
 		fmt.Fprintf(h, "filter %s\n", f.Name)
 	}
+	// The cause text (cause.go) reads the taxonomy's cue phrases and
+	// heading words.
+	fmt.Fprintf(h, "cues %s\n", cues)
 	if p.Phrases {
 		for _, g := range vocabPhraseGroups() {
 			fmt.Fprintf(h, "concept %s\n", strings.Join(g, "|"))
 		}
 	}
-	key := "a" + fmt.Sprint(analysisVersion) + "-" + hex.EncodeToString(h.Sum(nil))[:16]
-	analysisKeys.Store(k, key)
-	return key
+	return "a" + fmt.Sprint(analysisVersion) + "-" + hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // TermEncoder analyses cases and encodes the result for storage. It is

@@ -8,6 +8,7 @@ import (
 	"incidents/data"
 	"incidents/data/gen"
 	"incidents/data/incident"
+	"incidents/taxonomy"
 )
 
 // buildAnalysed builds an index the way a recompute over stored analyses
@@ -116,4 +117,26 @@ func FuzzDecodeTerms(f *testing.F) {
 			t.Fatalf("failed decode left %d terms", len(w.ids))
 		}
 	})
+}
+
+// TestAnalysisKeySeesCues: the cause text reads the taxonomy's cue phrases
+// and heading words, so stored analyses made under other cue phrases are
+// not reused; the same cue phrases and parameters give the same key.
+func TestAnalysisKeySeesCues(t *testing.T) {
+	p := DefaultParams()
+	cues := taxonomy.CuesDigest()
+	for _, c := range []struct {
+		name string
+		p    Params
+		cues string
+		same bool
+	}{
+		{"the embedded cue phrases", p, cues, true},
+		{"other cue phrases", p, "digest of other cue phrases", false},
+		{"bigrams", func() Params { q := p; q.Bigrams = !p.Bigrams; return q }(), cues, false},
+	} {
+		if got := analysisKeyOf(c.p, c.cues) == AnalysisKey(p); got != c.same {
+			t.Errorf("%s: key equal to the default's = %v, want %v", c.name, got, c.same)
+		}
+	}
 }

@@ -1,7 +1,9 @@
 package taxonomy
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"fmt"
 	"regexp"
 	"slices"
@@ -83,6 +85,13 @@ func parseCues(b []byte) (map[incident.Facet][]cue, []headingRole, error) {
 		heads = append(heads, headingRole{re: re, role: Role(r)})
 	}
 	return facets, heads, nil
+}
+
+// CuesDigest is the SHA-256 of the embedded cue phrases (cues.yaml): what
+// reads them (the ranking's cause text) keys what it stores by it.
+func CuesDigest() string {
+	h := sha256.Sum256(cuesYAML)
+	return hex.EncodeToString(h[:])
 }
 
 // facetCues and headingRoles are the embedded cue phrases. The package
