@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -338,10 +339,24 @@ func (j *jsonRows) end(int64) error { return nil }
 
 type mdRows struct{ w *bufio.Writer }
 
-// MarkdownCell makes text one Markdown table cell: pipes escaped, lines
-// joined (the cli's tables write their Markdown cells with it too).
+// MarkdownCell makes text one Markdown table cell: pipes escaped, control
+// characters made spaces (see Printable; the cli's tables write their
+// Markdown cells with it too).
 func MarkdownCell(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
+	return strings.ReplaceAll(Printable(s), "|", `\|`)
+}
+
+// Printable replaces control characters (newlines, tabs, terminal escape
+// sequences) with spaces so that table output neither breaks its columns
+// nor drives the terminal. Every format meant for a terminal (the table
+// and Markdown formats here and the cli's tables) prints cells through it.
+func Printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 func (m *mdRows) header(cols []string) error {
@@ -382,7 +397,7 @@ func (t *tableRows) cells(vals []any) []string {
 	for i, v := range vals {
 		s := "NULL"
 		if v != nil {
-			s = strings.ReplaceAll(Text(v), "\n", " ")
+			s = Printable(Text(v))
 		}
 		if utf8.RuneCountInString(s) > maxCell {
 			s = string([]rune(s)[:maxCell-1]) + "…"

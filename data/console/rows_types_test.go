@@ -3,6 +3,7 @@ package console
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"testing"
 )
 
@@ -31,4 +32,36 @@ func TestWriteRowsTypes(t *testing.T) {
 			t.Errorf("%s:\n got %q\nwant %q", format, b.String(), want)
 		}
 	}
+}
+
+// TestWriteRowsControlCharacters: the table and Markdown formats, meant
+// for a terminal, neither pass a terminal escape through nor let a tab or
+// newline break their columns; CSV and JSON keep the text as it is.
+func TestWriteRowsControlCharacters(t *testing.T) {
+	db := openDB(t)
+	const q = `SELECT chr(27) || '[2Jx' AS e, 'a' || chr(9) || 'b' || chr(13) || chr(10) || 'c' AS w`
+	for format, want := range map[string]string{
+		FormatTable:    "e      w\n-----  ------\n [2Jx  a b  c\n(1 row)\n",
+		FormatMarkdown: "| e | w |\n| --- | --- |\n|  [2Jx | a b  c |\n",
+		FormatCSV:      "e,w\n\x1b[2Jx,\"a\tb\r\nc\"\n",
+		FormatJSON:     `{"e":"\u001b[2Jx","w":"a\tb\r\nc"}` + "\n",
+	} {
+		if got := writeRows(t, db, q, format); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", format, got, want)
+		}
+	}
+}
+
+func writeRows(t *testing.T, db *sql.DB, q, format string) string {
+	t.Helper()
+	rows, err := db.QueryContext(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b bytes.Buffer
+	if _, err := WriteRows(&b, rows, format); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -105,7 +104,7 @@ func records[T any](format string, cols []Column[T], recs []T) *Table {
 			}
 			row[i] = f(rec)
 			if format == FormatTable && c.Width > 0 {
-				row[i] = clip(printable(row[i]), c.Width)
+				row[i] = clip(console.Printable(row[i]), c.Width)
 			}
 		}
 		t.Rows[r] = row
@@ -175,7 +174,7 @@ func (t *Table) Write(w io.Writer, format string) error {
 		for _, r := range t.Rows {
 			cells := make([]string, len(r))
 			for i, c := range r {
-				cells[i] = clip(printable(c), 80)
+				cells[i] = clip(console.Printable(c), 80)
 			}
 			fmt.Fprintln(tw, strings.Join(cells, "\t"))
 		}
@@ -186,21 +185,9 @@ func (t *Table) Write(w io.Writer, format string) error {
 func escapeMD(cells []string) []string {
 	out := make([]string, len(cells))
 	for i, c := range cells {
-		out[i] = console.MarkdownCell(printable(c))
+		out[i] = console.MarkdownCell(c)
 	}
 	return out
-}
-
-// printable replaces control characters (newlines, tabs, terminal escape
-// sequences) with spaces so that table output neither breaks its columns
-// nor drives the terminal.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
 }
 
 // clip shortens s to at most n runes, marking the cut with an ellipsis.
