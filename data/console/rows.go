@@ -14,6 +14,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
 )
 
 // Result formats WriteRows knows.
@@ -257,6 +259,8 @@ func Text(v any) string {
 		return x.UTC().Format(time.RFC3339Nano)
 	case *big.Int:
 		return x.String()
+	case duckdb.Union:
+		return Text(x.Value)
 	case fmt.Stringer:
 		return x.String()
 	case []any, map[string]any:
@@ -289,6 +293,9 @@ func jsonValue(v any) any {
 		return out
 	case *big.Int:
 		return json.Number(x.String())
+	case duckdb.Union:
+		// DuckDB prints a UNION as the value of its current member.
+		return jsonValue(x.Value)
 	}
 	return Text(v)
 }

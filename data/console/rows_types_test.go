@@ -34,6 +34,22 @@ func TestWriteRowsTypes(t *testing.T) {
 	}
 }
 
+// TestWriteRowsUnions: a UNION prints as its value, as DuckDB prints it,
+// not as the driver's Go struct ("{1 k}"), also inside a list.
+func TestWriteRowsUnions(t *testing.T) {
+	db := openDB(t)
+	const q = `SELECT union_value(k := 1) un, [union_value(s := 'a')] ul`
+	for format, want := range map[string]string{
+		FormatCSV:   "un,ul\n1,\"[\"\"a\"\"]\"\n",
+		FormatJSON:  `{"un":1,"ul":["a"]}` + "\n",
+		FormatTable: "un  ul\n--  -----\n1   [\"a\"]\n(1 row)\n",
+	} {
+		if got := writeRows(t, db, q, format); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", format, got, want)
+		}
+	}
+}
+
 // TestWriteRowsControlCharacters: the table and Markdown formats, meant
 // for a terminal, neither pass a terminal escape through nor let a tab or
 // newline break their columns; CSV and JSON keep the text as it is.
