@@ -127,6 +127,9 @@ func typed(v any, dbType string) any {
 	case nil:
 		return nil
 	case time.Time:
+		if inf, ok := infinite(x); ok {
+			return inf
+		}
 		switch {
 		case dbType == "DATE":
 			return x.Format("2006-01-02")
@@ -149,6 +152,20 @@ func typed(v any, dbType string) any {
 		}
 	}
 	return v
+}
+
+// infinite names DuckDB's infinite dates and timestamps, which the driver
+// scans as the far dates their stored values make: a DATE of ±(2³¹-1) days
+// and a TIMESTAMP of ±(2⁶³-1) microseconds from 1970.
+func infinite(t time.Time) (string, bool) {
+	days := t.Unix() / 86400
+	switch {
+	case t.UnixMicro() == math.MaxInt64, days == math.MaxInt32 && t.Unix()%86400 == 0:
+		return "infinity", true
+	case t.UnixMicro() == -math.MaxInt64, days == -math.MaxInt32 && t.Unix()%86400 == 0:
+		return "-infinity", true
+	}
+	return "", false
 }
 
 // ColumnTypes returns the DuckDB type name of every column of rows ("" when
@@ -253,6 +270,9 @@ func Text(v any) string {
 	case bool:
 		return strconv.FormatBool(x)
 	case time.Time:
+		if inf, ok := infinite(x); ok {
+			return inf
+		}
 		if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 && x.Nanosecond() == 0 {
 			return x.Format("2006-01-02")
 		}

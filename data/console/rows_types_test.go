@@ -50,6 +50,23 @@ func TestWriteRowsUnions(t *testing.T) {
 	}
 }
 
+// TestWriteRowsInfinities: the infinite dates and timestamps print as
+// DuckDB names them, not as the far dates the driver makes of them
+// (year 5881580, -290308).
+func TestWriteRowsInfinities(t *testing.T) {
+	db := openDB(t)
+	const q = `SELECT 'infinity'::DATE di, '-infinity'::DATE dn, 'infinity'::TIMESTAMP ti, '-infinity'::TIMESTAMPTZ tn,
+		DATE '2024-02-03' d, TIMESTAMP '2024-01-01 00:00' ts, ['infinity'::DATE] l`
+	for format, want := range map[string]string{
+		FormatCSV:  "di,dn,ti,tn,d,ts,l\ninfinity,-infinity,infinity,-infinity,2024-02-03,2024-01-01T00:00:00Z,\"[\"\"infinity\"\"]\"\n",
+		FormatJSON: `{"di":"infinity","dn":"-infinity","ti":"infinity","tn":"-infinity","d":"2024-02-03","ts":"2024-01-01T00:00:00Z","l":["infinity"]}` + "\n",
+	} {
+		if got := writeRows(t, db, q, format); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", format, got, want)
+		}
+	}
+}
+
 // TestWriteRowsControlCharacters: the table and Markdown formats, meant
 // for a terminal, neither pass a terminal escape through nor let a tab or
 // newline break their columns; CSV and JSON keep the text as it is.
