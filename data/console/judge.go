@@ -60,6 +60,10 @@ func Judge(ctx context.Context, c *sql.Conn, stmt string, on Surface) error {
 		}
 		return refuse(stmt, "EXPLAIN", "explains a statement that is not a query", on)
 	case "CALL":
+		if isCheckpoint(stmt) {
+			// DuckDB runs [FORCE] CHECKPOINT as a CALL of checkpoint().
+			return refuse(stmt, "CHECKPOINT", doesWhat("CHECKPOINT"), on)
+		}
 		return refuse(stmt, "CALL", "calls a function for its effect", on)
 	}
 	return refuse(stmt, typ, doesWhat(typ), on)
@@ -196,6 +200,16 @@ func keywordType(stmt string) (string, bool) {
 	default:
 		return kw, true // WITH among them: a WITH that is no query writes
 	}
+}
+
+// isCheckpoint reports whether stmt is a CHECKPOINT or FORCE CHECKPOINT
+// statement.
+func isCheckpoint(stmt string) bool {
+	kw, rest := firstWord(stmt)
+	if kw == "FORCE" {
+		kw, _ = firstWord(rest)
+	}
+	return kw == "CHECKPOINT"
 }
 
 // firstWord returns the first word of stmt in upper case, after blanks,

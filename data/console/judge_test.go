@@ -68,6 +68,8 @@ func TestJudge(t *testing.T) {
 		{"WITH x AS (SELECT 1) DELETE FROM no_such_table", "WITH changes the database"},
 		{"BEGIN TRANSACTION", "controls transactions"},
 		{"CALL pragma_version()", "CALL calls a function for its effect"},
+		{"CHECKPOINT", "CHECKPOINT changes the database, which is open in read-only mode"},
+		{"force /* x */ checkpoint", "CHECKPOINT changes the database, which is open in read-only mode"},
 		{"SELECT * FROM enable_logging()", "enable_logging() changes the database's logging"},
 		{"SELECT (SELECT count(*) FROM checkpoint())", "checkpoint() writes the database"},
 		{"WITH c AS (SELECT * FROM force_checkpoint()) SELECT 1 FROM c", "force_checkpoint() writes the database"},
