@@ -34,7 +34,7 @@ type SQLError struct {
 }
 
 func (e *SQLError) Error() string {
-	msg := e.Err.Error()
+	msg := e.Message()
 	if e.Stmt != "" {
 		msg += "\n  in statement: " + oneLine(e.Stmt, 200)
 	}
@@ -45,8 +45,16 @@ func (e *SQLError) Error() string {
 }
 
 // Message is the error without the statement and the hint, for answers
-// that carry the hint in a field of its own.
-func (e *SQLError) Message() string { return e.Err.Error() }
+// that carry the hint in a field of its own. DuckDB quotes values and the
+// statement in its errors; their control characters become spaces (see
+// Printable), the lines stay.
+func (e *SQLError) Message() string {
+	lines := strings.Split(e.Err.Error(), "\n")
+	for i, l := range lines {
+		lines[i] = Printable(l)
+	}
+	return strings.Join(lines, "\n")
+}
 
 func (e *SQLError) Unwrap() error { return e.Err }
 
@@ -76,7 +84,7 @@ func Classify(ctx context.Context, err error) Problem {
 
 // oneLine squeezes blanks and cuts s to n runes.
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = Printable(strings.Join(strings.Fields(s), " "))
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"
 	}

@@ -42,3 +42,18 @@ func TestSQLErrorText(t *testing.T) {
 		t.Errorf("Error() = %q, Message() = %q", e.Error(), e.Message())
 	}
 }
+
+// TestSQLErrorControlCharacters: DuckDB quotes values and the statement in
+// its errors, and a value may hold a terminal escape; the error, printed
+// to a terminal, keeps its lines but passes no control character on.
+func TestSQLErrorControlCharacters(t *testing.T) {
+	e := &SQLError{Stmt: "SELECT title::INT -- \x1b[2J", Problem: Other,
+		Err: errors.New("Conversion Error: Could not convert string '\x1b[31mred\x07' to INT32\n\nLINE 1: SELECT\ttitle::INT\n        ^")}
+	want := "Conversion Error: Could not convert string ' [31mred ' to INT32\n\nLINE 1: SELECT title::INT\n        ^\n  in statement: SELECT title::INT --  [2J"
+	if e.Error() != want {
+		t.Errorf("Error():\n got %q\nwant %q", e.Error(), want)
+	}
+	if want := "Conversion Error: Could not convert string ' [31mred ' to INT32\n\nLINE 1: SELECT title::INT\n        ^"; e.Message() != want {
+		t.Errorf("Message():\n got %q\nwant %q", e.Message(), want)
+	}
+}
