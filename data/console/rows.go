@@ -338,7 +338,7 @@ type jsonRows struct {
 }
 
 func (j *jsonRows) header(cols []string) error {
-	for _, c := range cols {
+	for _, c := range UniqueNames(cols) {
 		k, _ := json.Marshal(c)
 		j.keys = append(j.keys, k)
 	}
@@ -363,6 +363,29 @@ func (j *jsonRows) row(vals []any) error {
 	return nil
 }
 func (j *jsonRows) end(int64) error { return nil }
+
+// UniqueNames returns cols with every repeated name made unique as DuckDB
+// makes repeated column names unique: the second a becomes a_1, then a_2,
+// skipping names cols already has. Formats that key values by name (JSON
+// objects) use it, so that no value hides another.
+func UniqueNames(cols []string) []string {
+	taken := make(map[string]bool, len(cols))
+	for _, c := range cols {
+		taken[c] = true
+	}
+	seen := make(map[string]bool, len(cols))
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		name := c
+		// A candidate another column has (a_1 further on) is left to it.
+		for n := 1; seen[name] || name != c && taken[name]; n++ {
+			name = c + "_" + strconv.Itoa(n)
+		}
+		seen[name] = true
+		out[i] = name
+	}
+	return out
+}
 
 type mdRows struct{ w *bufio.Writer }
 

@@ -98,3 +98,19 @@ func writeRows(t *testing.T, db *sql.DB, q, format string) string {
 	}
 	return b.String()
 }
+
+// TestWriteRowsJSONDuplicateNames: JSON lines name each value once, so a
+// reader that keeps the last of equal keys loses none: a repeated column
+// name gets _1, _2, … as DuckDB names repeated columns, skipping names the
+// result already has.
+func TestWriteRowsJSONDuplicateNames(t *testing.T) {
+	db := openDB(t)
+	const q = `SELECT 1 a, 2 a, 3 a_1, 4 a`
+	want := `{"a":1,"a_2":2,"a_1":3,"a_3":4}` + "\n"
+	if got := writeRows(t, db, q, FormatJSON); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if got, want := writeRows(t, db, q, FormatCSV), "a,a,a_1,a\n1,2,3,4\n"; got != want {
+		t.Errorf("CSV keeps the names: got %q, want %q", got, want)
+	}
+}
