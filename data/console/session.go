@@ -25,6 +25,35 @@ type Session struct {
 	// Format is one of the result formats WriteRows knows.
 	Format string
 	Out    io.Writer
+
+	// conn is the one connection every statement of the session runs on,
+	// so that BEGIN, a temporary table or a SET in one statement holds for
+	// the next (the pool would hand any idle connection back).
+	conn *sql.Conn
+}
+
+// Close gives the session's connection back. A transaction left open is
+// rolled back by DuckDB when the connection closes.
+func (s *Session) Close() error {
+	if s.conn == nil {
+		return nil
+	}
+	err := s.conn.Close()
+	s.conn = nil
+	return err
+}
+
+// connection is the session's connection, taken from the pool at the first
+// statement.
+func (s *Session) connection(ctx context.Context) (*sql.Conn, error) {
+	if s.conn == nil {
+		c, err := s.DB.Conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s.conn = c
+	}
+	return s.conn, nil
 }
 
 // Exec runs one statement and streams its result. Errors are *SQLError
@@ -39,11 +68,10 @@ func (s *Session) Exec(ctx context.Context, stmt string) error {
 		ctx, cancel = context.WithTimeout(ctx, s.Timeout)
 		defer cancel()
 	}
-	c, err := s.DB.Conn(ctx)
+	c, err := s.connection(ctx)
 	if err != nil {
 		return s.wrap(ctx, stmt, err)
 	}
-	defer c.Close()
 	if s.ReadOnly {
 		if err := Judge(ctx, c, stmt, CLI); err != nil {
 			return s.wrap(ctx, stmt, err)

@@ -78,6 +78,7 @@ rows.`,
 		}
 		defer s.Close()
 		sess := &sqlSession{Session: console.Session{DB: s.DB(), ReadOnly: !write, Format: format, Timeout: timeout, Out: app.Stdout}, errw: app.Stderr}
+		defer sess.Close()
 		if len(args) == 1 {
 			return sess.Script(ctx, args[0])
 		}
