@@ -83,7 +83,7 @@ that could not fold them into the file, or a killed one) are said too
 var problemColumns = []Column[store.Problem]{
 	{Head: "CHECK", Key: "check", Text: func(p store.Problem) string { return p.Check }},
 	{Head: "PROBLEM", Key: "problem", Text: func(p store.Problem) string { return p.Detail }},
-	{Head: "HINT", Key: "hint", Text: func(p store.Problem) string { return p.Hint }},
+	{Head: "HINT", Key: "hint", Text: func(p store.Problem) string { return p.Hint }, Whole: true},
 }
 
 // dbError marks an error as the database refusing (see ErrDatabase)

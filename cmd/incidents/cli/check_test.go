@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -36,9 +37,20 @@ func TestCheck(t *testing.T) {
 	if !strings.Contains(out, "orphan-tags") || !strings.Contains(out, "GONE-1") || !strings.Contains(out, "DELETE FROM core.tags") {
 		t.Fatalf("report:\n%s", out)
 	}
+	table := out
 	out, _, _ = runCLI(t, "--db", db, "check", "-o", "json")
 	if !strings.Contains(out, `"check": "orphan-tags"`) {
 		t.Fatalf("json report:\n%s", out)
+	}
+	// The hint is a statement to copy: the table gives it whole.
+	var report struct{ Problems []struct{ Hint string } }
+	if err := json.Unmarshal([]byte(out), &report); err != nil || len(report.Problems) == 0 {
+		t.Fatalf("json report %q: %v", out, err)
+	}
+	for _, p := range report.Problems {
+		if len(p.Hint) > 80 && !strings.Contains(table, p.Hint) {
+			t.Fatalf("the table cuts the hint %q:\n%s", p.Hint, table)
+		}
 	}
 }
 

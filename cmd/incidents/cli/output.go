@@ -77,19 +77,22 @@ func notCSV(format, what string) error {
 // Markdown, Key in CSV (and in JSON written from the table); Text fills it
 // for people (table, Markdown: "3h 59m", labels) and Raw, when set, for
 // programs (CSV: 239 minutes, term ids, empty when unknown). Width, when
-// set, cuts the column's cells in the aligned table (80 runes otherwise).
+// set, cuts the column's cells in the aligned table (80 runes otherwise);
+// Whole keeps them whole there (a hint holding a command to copy).
 type Column[T any] struct {
 	Head, Key string
 	Text, Raw func(T) string
 	Width     int
+	Whole     bool
 }
 
 // records lays recs out as a Table for format: the people's columns for
 // table and markdown, the programs' for csv and json.
 func records[T any](format string, cols []Column[T], recs []T) *Table {
 	machine := format == FormatCSV || format == FormatJSON
-	t := &Table{Header: make([]string, len(cols)), Rows: make([][]string, len(recs))}
+	t := &Table{Header: make([]string, len(cols)), Rows: make([][]string, len(recs)), Whole: make([]bool, len(cols))}
 	for i, c := range cols {
+		t.Whole[i] = c.Whole
 		t.Header[i] = c.Head
 		if machine {
 			t.Header[i] = c.Key
@@ -129,6 +132,8 @@ func writeRecords[T any](w io.Writer, format string, cols []Column[T], recs []T,
 type Table struct {
 	Header []string
 	Rows   [][]string
+	// Whole marks the columns the aligned table never cuts (nil: none).
+	Whole []bool
 }
 
 // Write renders t in format (table, csv, markdown or json).
@@ -174,7 +179,10 @@ func (t *Table) Write(w io.Writer, format string) error {
 		for _, r := range t.Rows {
 			cells := make([]string, len(r))
 			for i, c := range r {
-				cells[i] = clip(console.Printable(c), 80)
+				cells[i] = console.Printable(c)
+				if i >= len(t.Whole) || !t.Whole[i] {
+					cells[i] = clip(cells[i], 80)
+				}
 			}
 			fmt.Fprintln(tw, strings.Join(cells, "\t"))
 		}
