@@ -67,7 +67,24 @@ func splitTitleOrg(s string) (string, string) {
 
 // spanPattern finds the incident window a case page states in its
 // Symptoms: "from 01:13 to 01:35 PDT" or "Between 13:34 and 17:33 PST".
-var spanPattern = regexp.MustCompile(`(?i)\b(?:from|between)\s+(\d{1,2}:\d{2})\s*(?:[ap]\.?m\.?\s*)?(?:to|and|until|-|–)\s+(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*\(?([A-Z]{2,5}|US/[A-Za-z]+|UTC[+-]?\d*)\)?`)
+// Groups: 1 start clock, 2 its am/pm marker, 3 end clock, 4 its marker,
+// 5 zone; spanStartMarker gives the start's marker.
+var spanPattern = regexp.MustCompile(`(?i)\b(?:from|between)\s+(\d{1,2}:\d{2})\s*(?:([ap]\.?m\.?)\s*)?(?:to|and|until|-|–)\s+(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*\(?([A-Z]{2,5}|US/[A-Za-z]+|UTC[+-]?\d*)\)?`)
+
+// spanStartMarker is the am/pm marker of a window's start: its own, else
+// the end's ("from 2:10 to 3:47 PM" is 14:10 to 15:47) unless that would
+// put the start after the end ("from 11:30 to 1:15 PM" starts at 11:30).
+func spanStartMarker(startClock, startMarker, endClock, endMarker string) string {
+	if startMarker != "" || endMarker == "" {
+		return startMarker
+	}
+	sh, sm, err1 := parseClock(startClock, endMarker)
+	eh, em, err2 := parseClock(endClock, endMarker)
+	if err1 != nil || err2 != nil || sh*60+sm > eh*60+em {
+		return ""
+	}
+	return endMarker
+}
 
 // startEnd sets Start and Resolved when the page states the window and the
 // header gives the full date. A window that disagrees with the given time to
@@ -80,12 +97,12 @@ func startEnd(c *incident.Incident) {
 	if m == nil {
 		return
 	}
-	loc, ok := zoneLocation(m[4])
+	loc, ok := zoneLocation(m[5])
 	if !ok {
 		return
 	}
-	start, err1 := clockOn(c.Date, m[1], "", loc)
-	end, err2 := clockOn(c.Date, m[2], m[3], loc)
+	start, err1 := clockOn(c.Date, m[1], spanStartMarker(m[1], m[2], m[3], m[4]), loc)
+	end, err2 := clockOn(c.Date, m[3], m[4], loc)
 	if err1 != nil || err2 != nil {
 		return
 	}
@@ -99,7 +116,7 @@ func startEnd(c *incident.Incident) {
 	if c.TTR != nil && math.Abs(c.TTR.Minutes-d.Minutes) > 1 {
 		return
 	}
-	c.Start, c.Resolved, c.TimeZone = &start, &end, m[4]
+	c.Start, c.Resolved, c.TimeZone = &start, &end, m[5]
 }
 
 // clockOn combines a civil date ("2017-04-05"), a clock time ("01:13",

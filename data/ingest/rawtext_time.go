@@ -180,8 +180,8 @@ func (tl *timeline) fromSpan(text string) {
 	if !ok {
 		return
 	}
-	tl.start = tl.at(day.String(), m[1], "", m[4])
-	tl.resolved = tl.at(day.String(), m[2], m[3], m[4])
+	tl.start = tl.at(day.String(), m[1], spanStartMarker(m[1], m[2], m[3], m[4]), m[5])
+	tl.resolved = tl.at(day.String(), m[3], m[4], m[5])
 	if tl.start != nil && tl.resolved != nil && tl.resolved.Before(*tl.start) {
 		r := tl.resolved.AddDate(0, 0, 1)
 		tl.resolved = &r
