@@ -112,7 +112,11 @@ func parseHTML(in Input) (*Result, error) {
 	}
 	var meta pageMeta
 	readHead(doc, &meta)
-	text := htmlText(mainRoot(doc), &meta)
+	root := mainRoot(doc)
+	if isWikiBody(root) {
+		meta.title = stripWikiSpace(meta.title)
+	}
+	text := htmlText(root, &meta)
 	if len(strings.Fields(text)) == 0 {
 		return nil, inputError(incident.ErrEmpty, in.Name, 0, "the page has no readable text (only markup, scripts, navigation or hidden parts)").
 			WithHint("a page built by JavaScript is empty when saved before it loads: open it, wait, and save again, or copy the postmortem text into a .txt file")

@@ -70,7 +70,8 @@ func hidden(n *html.Node) bool {
 }
 
 // mainRoot is the part of the page a reader reads: the one <article>,
-// else <main> or the element with role=main, else <body>, else the
+// else <main>, the element with role=main or a Confluence page body
+// (isWikiBody), else <body>, else the
 // document. Several articles (an index page) fall back to <main>.
 func mainRoot(doc *html.Node) *html.Node {
 	var articles, mains []*html.Node
@@ -78,10 +79,12 @@ func mainRoot(doc *html.Node) *html.Node {
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
-			if skipped[n.DataAtom] || hidden(n) {
+			if skipped[n.DataAtom] || hidden(n) || notText(n) {
 				return
 			}
 			switch {
+			case isWikiBody(n):
+				mains = append(mains, n)
 			case n.DataAtom == atom.Article:
 				articles = append(articles, n)
 			case n.DataAtom == atom.Main || strings.EqualFold(attr(n, "role"), "main"):
@@ -126,7 +129,7 @@ type textWriter struct {
 // htmlText returns the text of root as the reader sees it, and records
 // the first <h1> and <time datetime> of it in m.
 func htmlText(root *html.Node, m *pageMeta) string {
-	w := &textWriter{meta: m, keepChrome: root.DataAtom == atom.Article || root.DataAtom == atom.Main || strings.EqualFold(attr(root, "role"), "main")}
+	w := &textWriter{meta: m, keepChrome: root.DataAtom == atom.Article || root.DataAtom == atom.Main || strings.EqualFold(attr(root, "role"), "main") || isWikiBody(root)}
 	w.node(root)
 	w.paragraph()
 	return strings.TrimSpace(w.out.String())
@@ -208,10 +211,14 @@ func (w *textWriter) node(n *html.Node) {
 		return
 	}
 	a := n.DataAtom
-	if skipped[a] || hidden(n) || (!w.keepChrome && chrome[a]) {
+	if skipped[a] || hidden(n) || notText(n) || (!w.keepChrome && chrome[a]) {
 		return
 	}
-	if lvl := headingLevel(a); lvl > 0 && w.heading == 0 {
+	lvl := headingLevel(a)
+	if lvl == 0 && isDocTitle(n) {
+		lvl = 1
+	}
+	if lvl > 0 && w.heading == 0 {
 		w.paragraph()
 		start := w.line.Len()
 		w.heading++
