@@ -205,6 +205,10 @@ func parseRawText(in Input) (*Result, error) {
 		return nil, inputError(incident.ErrTooLarge, in.Name, 0, "the text of %d bytes is over the %d-byte limit of a narrative", n, incident.MaxTextBytes).
 			WithField("narrative").WithHint("keep the postmortem itself, or split it")
 	}
+	subject, body, email := emailMessage(text)
+	if email {
+		text = body
+	}
 	lines := splitLines(text)
 	secs := rawSections(lines)
 	c := &incident.Incident{Narrative: strings.TrimSpace(text), Format: "rawtext", SourceFile: in.Name}
@@ -235,6 +239,9 @@ func parseRawText(in Input) (*Result, error) {
 	c.Title = rawTitle(c.Summary, secs)
 	if h := noteTitle(secs); h != "" {
 		c.Title = h
+	}
+	if email && subject != "" {
+		c.Title = shorten(subject, maxTitle)
 	}
 	if c.Title == "" {
 		return nil, inputError(incident.ErrMissing, in.Name, 0, "no sentence to take a title from").WithField("title")
@@ -269,6 +276,9 @@ func parseRawText(in Input) (*Result, error) {
 	note += "; org " + org + orgFrom
 	if org == "unknown" {
 		note += " (not named in text)"
+	}
+	if email {
+		note += "; read as an email: title from its Subject, headers and signature left out"
 	}
 	notes := []string{note}
 	for _, w := range tl.warnings {
