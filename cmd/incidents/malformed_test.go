@@ -103,6 +103,7 @@ var malformedCases = []struct {
 	{"json_start_9999.json", "", incident.ErrRange},
 	{"md_start_9999.md", "", incident.ErrRange},
 	{"md_title_list.md", "", incident.ErrType},
+	{"md_other_schema_no_org.md", "", incident.ErrMissing},
 	{"md_title_mapping.md", "", incident.ErrType},
 	{"md_keywords_nested.md", "", incident.ErrType},
 	{"json_title_list.json", "", incident.ErrType},

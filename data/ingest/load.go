@@ -276,6 +276,9 @@ func ParseChecked(in Input, format string) (*Result, error) {
 				if i < len(res.Lines) {
 					line = res.Lines[i]
 				}
+				if ie.Kind == incident.ErrMissing && ie.Field == "org" {
+					ie = ie.WithHint(orgHint(c.Format))
+				}
 				return nil, ie.At(in.Name, line)
 			}
 			return nil, &incident.Error{Kind: incident.ErrInvalid, File: in.Name, Msg: "invalid case", Err: err}
@@ -386,4 +389,16 @@ func CheckBatch(results []FileResult) error {
 		return errs[0]
 	}
 	return errors.Join(errs...)
+}
+
+// orgHint says where a file of format names its organisation, for a case
+// that names none.
+func orgHint(format string) string {
+	switch format {
+	case "markdown":
+		return "add company: NAME to the front matter, or pass --org NAME"
+	case "json":
+		return `add "org": "NAME" to the case, or pass --org NAME`
+	}
+	return "pass --org NAME: the organisation the incident happened to"
 }

@@ -91,6 +91,7 @@ func TestMalformed(t *testing.T) {
 		{"json_start_9999.json", "", incident.ErrRange, 1, "start"},
 		{"md_start_9999.md", "", incident.ErrRange, 5, "start_time"},
 		{"md_title_list.md", "", incident.ErrType, 4, "title"},
+		{"md_other_schema_no_org.md", "", incident.ErrMissing, 1, "org"},
 		{"md_title_mapping.md", "", incident.ErrType, 3, "title"},
 		{"md_keywords_nested.md", "", incident.ErrType, 5, "keywords"},
 		{"json_title_list.json", "", incident.ErrType, 4, "title"},
@@ -235,6 +236,7 @@ var goWords = []string{"interface {}", "[]string", "[]incident", "map[", "Go str
 func TestMalformedInUserWords(t *testing.T) {
 	for file, want := range map[string][]string{
 		"md_title_list.md":                {`field "title": must be text, not a list`, "write title: and its text on the same line"},
+		"md_other_schema_no_org.md":       {"has no organisation", "add company: NAME to the front matter, or pass --org NAME"},
 		"md_title_mapping.md":             {`field "title": must be text, not a mapping`},
 		"md_keywords_nested.md":           {`field "keywords": each item must be text, not a list`, "e.g. [a, b]"},
 		"md_categories_int.md":            {`field "categories": must be a list, not a whole number`, "write categories: [a, b]"},

@@ -157,7 +157,11 @@ func parseMarkdown(in Input) (*Result, error) {
 		note += "extracted " + strings.Join(notes, ", ")
 	}
 	_ = bodyLine
-	return &Result{Incidents: []*incident.Incident{c}, Notes: []string{note}, Lines: []int{1}}, nil
+	resNotes := []string{note}
+	if n := unreadKeysNote(fmText); n != "" {
+		resNotes = append(resNotes, c.ID+": "+n)
+	}
+	return &Result{Incidents: []*incident.Incident{c}, Notes: resNotes, Lines: []int{1}}, nil
 }
 
 // bodyTimeline gives a case whose front matter states no start time what
@@ -208,11 +212,14 @@ func mdTitle(c *incident.Incident) string {
 	}
 	for _, l := range splitLines(c.Narrative) {
 		if h := strings.TrimLeft(l, "#"); len(h) < len(l) && strings.HasPrefix(h, " ") && strings.TrimSpace(h) != "" {
+			if isSectionHeading(h) {
+				break // "## Summary": the text below it says more
+			}
 			return shorten(strings.TrimSpace(h), maxTitle)
 		}
 	}
 	for _, para := range strings.Split(c.Narrative, "\n\n") {
-		if p := strings.TrimSpace(para); p != "" {
+		if p := strings.TrimSpace(para); p != "" && !strings.HasPrefix(p, "#") {
 			return brokeTitle(p)
 		}
 	}
