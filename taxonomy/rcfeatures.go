@@ -36,8 +36,10 @@ func (v *Vocab) readCase(segs []Sentence) *CaseEvidence {
 }
 
 // Stated reports whether the case says anything about a cause: a pattern
-// of a root-cause term other than unknown matched, or a sentence carries a
-// cause cue ("caused by", "the root cause was").
+// of a root-cause term other than unknown matched, a sentence carries a
+// cause cue ("caused by", "the root cause was"), or a sentence stands in
+// the case's root-cause field or its "Root cause" section (Primary), which
+// states a cause whatever its words.
 func (e *CaseEvidence) Stated() bool {
 	for id, h := range e.Rules {
 		if incident.ClassOf(id) != NoCause && h.Confidence > 0 {
@@ -45,7 +47,7 @@ func (e *CaseEvidence) Stated() bool {
 		}
 	}
 	for _, p := range e.Passages {
-		if p.Cue {
+		if p.Cue || p.Primary {
 			return true
 		}
 	}

@@ -270,3 +270,20 @@ func evidenceOf(d RootCauseDecision) string {
 	}
 	return d.Tag.Evidence
 }
+
+// TestRootCauseFieldIsStated: a case whose root-cause field or "Root
+// cause" section holds text states a cause, whatever its words; the
+// tagger may find no class for it, but never says the text states none.
+func TestRootCauseFieldIsStated(t *testing.T) {
+	tg := Shipped()
+	for _, in := range []*incident.Incident{
+		{ID: "field", Title: "Card authorisations failing", Narrative: "Checkout attempts failed for an hour.",
+			RootCause: "The rotation job built the bundle from the leaf certificate only."},
+		{ID: "section", Title: "Card authorisations failing", Narrative: "Checkout attempts failed for an hour.\n\n## Root cause\n\nThe rotation job built the bundle from the leaf certificate only."},
+	} {
+		d := tg.RootCause(in)
+		if !d.Stated || d.Reason == ReasonNotStated {
+			t.Errorf("%s: %s (stated %v, reason %q), want a cause the text states", in.ID, d, d.Stated, d.Reason)
+		}
+	}
+}
