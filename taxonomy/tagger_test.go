@@ -287,3 +287,34 @@ func TestRootCauseFieldIsStated(t *testing.T) {
 		}
 	}
 }
+
+// TestCICDNeedsCI: a job, a pipeline or a workflow is CI/CD only when the
+// sentence says it is a build, CI or deployment one; a certificate
+// rotation job, a nightly batch job, background jobs and a metrics
+// pipeline are not (each was once tagged CI/CD, and its nearest related
+// case was any other text with "job" in it).
+func TestCICDNeedsCI(t *testing.T) {
+	tg := Shipped()
+	for _, c := range []struct {
+		title, text string
+		want        bool
+	}{
+		{"Card authorisations failing", "The rotation job built the bundle from the leaf certificate only.", false},
+		{"Nightly billing batch job failed", "The cron did not run and invoices were late.", false},
+		{"Background jobs stuck after Sidekiq upgrade", "Emails and webhooks stopped for 50 minutes.", false},
+		{"Multi-day degradation of the metrics pipeline", "Dashboards showed gaps.", false},
+		{"Builds queued for hours", "CI jobs waited for a runner and no pull request could merge.", true},
+		{"Deployment pipeline down", "No release could ship for two hours.", true},
+		{"Travis CI outage", "Builds failed to start on every runner.", true},
+	} {
+		has := false
+		for _, tag := range tg.Tag(&incident.Incident{ID: "x", Title: c.title, Narrative: c.text}) {
+			if tag.Facet == incident.Component && tag.Term == "ci-cd" {
+				has = true
+			}
+		}
+		if has != c.want {
+			t.Errorf("%q / %q: CI/CD %v, want %v", c.title, c.text, has, c.want)
+		}
+	}
+}
