@@ -104,6 +104,7 @@ func readTimeline(name, text string, def *time.Location, defZone string) (*timel
 			tl.resolved = tl.stamp(m[1], tl.start.In(tl.loc).Format("2006-01-02"))
 		}
 	}
+	tl.timelineEntries(text)
 	if tl.start != nil && tl.resolved != nil && tl.resolved.Before(*tl.start) {
 		return nil, &incident.Error{Kind: incident.ErrRange, File: name, Line: endLineNo, Field: "resolved",
 			Msg:  fmt.Sprintf("incident end %s is before its start %s", tl.resolved.Format("2006-01-02 15:04 MST"), tl.start.Format("2006-01-02 15:04 MST")),

@@ -1,0 +1,133 @@
+package ingest
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Postmortems keep their timeline as a list or a table of stamped entries
+// ("- 07:42 CET — writes start timing out", "| 2:26 PM | Alert fires |",
+// "- 2024-11-18T10:05:00Z consumer lag grows"). timelineEntries reads
+// them for what the prose readers of readTimeline left unknown: the start
+// is the first entry that tells of impact, the detection the first that
+// tells of an alert, a page or a report, the end the last that tells of
+// recovery. A change before the impact ("upgrade starts") is no start;
+// an impact entry after the detection is no start either (the impact
+// began earlier, unstated).
+
+var (
+	timelineEntry = regexp.MustCompile(`^[ \t]*(?:[-*•][ \t]+|\|[ \t]*)?(?:\*\*)?(?:(\d{4}-\d{2}-\d{2})[T ])?(\d{1,2}:\d{2})(?::\d{2}(?:\.\d+)?)?[ \t]*([AaPp]\.?[Mm]\.?)?[ \t]*(Z\b|[+-]\d{2}:?\d{2}\b|` + zoneRE + `\b)?(?:\*\*)?[ \t]*(?:[-–—:|][ \t]*)?(.*\pL.*)$`)
+	timelineZone  = regexp.MustCompile(`(?im)^[#* \t]*timeline\b[^\n]*?\b` + zoneRE + `\b`)
+	entryDetect   = regexp.MustCompile(`(?i)\b(alert(s|ed)?|alarms?|paged?|paging|detected|noticed|reported|reports|declared|on-?call|ticket)\b`)
+	entryResolved = regexp.MustCompile(`(?i)\b(resolved|recover(s|ed|y)?|back to (normal|baseline)|back under|closed|restored|mitigated|normal|succeed(s|ed)?)\b`)
+	entryImpact   = regexp.MustCompile(`(?i)\b(errors?|fail(s|ed|ing|ures?)?|degraded|degradation|timing out|time ?outs?|timed out|lag(s|ging)?|latency|spike|down|outage|unavailable|5\d\d|stalled|stuck|dropp(ed|ing))\b`)
+)
+
+// timelineEntries fills tl's start, detected and resolved times, where
+// they are unknown, from the stamped entries of text.
+func (tl *timeline) timelineEntries(text string) {
+	if tl.start != nil && tl.detected != nil && tl.resolved != nil {
+		return
+	}
+	if tl.zone == "" {
+		if m := timelineZone.FindStringSubmatch(text); m != nil {
+			if l, ok := zoneLocation(m[1]); ok {
+				tl.zone, tl.loc = m[1], l
+			}
+		}
+	}
+	var start, detected, resolved *time.Time
+	day, shift, prev := "", 0, -1
+	off := 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		lineOff := off
+		off += len(line)
+		m := timelineEntry.FindStringSubmatch(strings.TrimRight(line, "\r\n"))
+		if m == nil {
+			continue
+		}
+		t := tl.entryTime(text, lineOff, m, &day, &shift, &prev)
+		if t == nil {
+			continue
+		}
+		event := m[6]
+		switch {
+		case entryDetect.MatchString(event):
+			if detected == nil {
+				detected = t
+			}
+		case entryResolved.MatchString(event):
+			resolved = t
+		case entryImpact.MatchString(event):
+			if start == nil && detected == nil && resolved == nil {
+				start = t
+			}
+		}
+	}
+	if start != nil && resolved != nil && resolved.Before(*start) {
+		resolved = nil
+	}
+	if tl.start == nil {
+		tl.start = start
+	}
+	if tl.detected == nil && detected != nil && (tl.start == nil || !detected.Before(*tl.start)) {
+		tl.detected = detected
+	}
+	if tl.resolved == nil && resolved != nil && (tl.start == nil || !resolved.Before(*tl.start)) {
+		tl.resolved = resolved
+	}
+}
+
+// entryTime is the time of one entry: its own date, else the last date
+// written before the timeline (a day later for each time the clock went
+// back, past midnight); its own zone or offset, else the timeline's.
+func (tl *timeline) entryTime(text string, lineOff int, m []string, day *string, shift, prev *int) *time.Time {
+	hh, mm, err := parseClock(m[2], m[3])
+	if err != nil {
+		return nil
+	}
+	d := m[1]
+	if d == "" {
+		if *day == "" {
+			c, ok := lastDayBefore(text, lineOff)
+			if !ok {
+				return nil
+			}
+			*day = c.String()
+		}
+		if mins := hh*60 + mm; *prev >= 0 && mins < *prev {
+			*shift++
+		}
+		*prev = hh*60 + mm
+		base, err := time.Parse("2006-01-02", *day)
+		if err != nil {
+			return nil
+		}
+		d = base.AddDate(0, 0, *shift).Format("2006-01-02")
+	}
+	zone := m[4]
+	if zone == "Z" {
+		zone = "UTC"
+	}
+	if zone != "" && (zone[0] == '+' || zone[0] == '-') {
+		o := strings.ReplaceAll(zone[1:], ":", "")
+		h, _ := strconv.Atoi(o[:2])
+		mi, _ := strconv.Atoi(o[2:])
+		secs := (h*60 + mi) * 60
+		if zone[0] == '-' {
+			secs = -secs
+		}
+		if h > 23 || mi > 59 {
+			return nil
+		}
+		base, err := time.Parse("2006-01-02", d)
+		if err != nil {
+			return nil
+		}
+		t := time.Date(base.Year(), base.Month(), base.Day(), hh, mm, 0, 0, time.FixedZone(zone, secs))
+		return &t
+	}
+	return tl.at(d, m[2], m[3], zone)
+}

@@ -1,0 +1,57 @@
+package ingest
+
+import (
+	"testing"
+	"time"
+)
+
+// TestTimelineEntries reads the timeline list or table postmortems keep
+// ("- 07:42 CET — writes start timing out", "| 2:26 PM | Alert fires |"):
+// the start is the first entry that tells of impact, the detection the
+// first that tells of an alert, a page or a report, the end the last that
+// tells of recovery. A change before the impact ("upgrade starts",
+// "migration deployed") is no start, and an entry both an alert and an
+// impact is the detection only.
+func TestTimelineEntries(t *testing.T) {
+	pst, _ := time.LoadLocation("America/Los_Angeles")
+	cet, _ := time.LoadLocation("Europe/Paris")
+	ny, _ := time.LoadLocation("America/New_York")
+	for _, tc := range []struct {
+		name, text           string
+		start, det, resolved time.Time
+	}{
+		{"12-hour table, zone in the heading", "Incident date: March 4, 2025\n\nCard authorisations at Acme failed.\n\nTimeline (all times PST)\n\n" +
+			"| Time | Event |\n| 2:04 PM | Cert-manager job rotates the certificate |\n| 2:10 PM | Authorisation error rate starts climbing |\n" +
+			"| 2:26 PM | Alert fires; on-call paged |\n| 3:40 PM | Previous bundle restored |\n| 3:47 PM | Error rate back to baseline; incident resolved |\n",
+			time.Date(2025, 3, 4, 14, 10, 0, 0, pst), time.Date(2025, 3, 4, 14, 26, 0, 0, pst), time.Date(2025, 3, 4, 15, 47, 0, 0, pst)},
+		{"bullets with a zone each", "# Database failover stalled writes\n\nOn 9 January 2025 the primary failed.\n\n## Timeline\n\n" +
+			"- 07:42 CET — EBS volume degraded, writes start timing out\n- 07:44 CET — replica promoted\n" +
+			"- 07:51 CET — alert \"write latency p99 > 2s\" fires\n- 08:05 CET — PgBouncer restarted, writes succeed\n- 08:20 CET — incident closed after backlog drained\n",
+			time.Date(2025, 1, 9, 7, 42, 0, 0, cet), time.Date(2025, 1, 9, 7, 51, 0, 0, cet), time.Date(2025, 1, 9, 8, 20, 0, 0, cet)},
+		{"ISO stamps", "Search index lag after the upgrade.\n\nTimeline (UTC)\n\n- 2024-11-18T09:30:00Z upgrade of the first data node starts\n" +
+			"- 2024-11-18T10:05:00Z indexing consumer lag begins to grow\n- 2024-11-18T12:40:00Z a support ticket reports stale prices; incident declared\n" +
+			"- 2024-11-18T14:20:00Z lag back under 1 minute; resolved\n",
+			time.Date(2024, 11, 18, 10, 5, 0, 0, time.UTC), time.Date(2024, 11, 18, 12, 40, 0, 0, time.UTC), time.Date(2024, 11, 18, 14, 20, 0, 0, time.UTC)},
+		{"alert before any impact entry", "Checkout latency spike on 2024-09-30.\n\nTimeline (times in ET):\n9:02 AM - migration deployed\n" +
+			"9:15 AM - p99 checkout latency alert fires\n9:40 AM - DB CPU at 100%, replicas lagging\n10:05 AM - widget disabled, latency recovers\n",
+			time.Time{}, time.Date(2024, 9, 30, 9, 15, 0, 0, ny), time.Date(2024, 9, 30, 10, 5, 0, 0, ny)},
+		{"past midnight", "Queue outage on 2025-06-01.\n\nTimeline (UTC)\n\n- 23:50 consumers start failing\n- 23:58 alert fires\n- 00:40 queue recovered\n",
+			time.Date(2025, 6, 1, 23, 50, 0, 0, time.UTC), time.Date(2025, 6, 1, 23, 58, 0, 0, time.UTC), time.Date(2025, 6, 2, 0, 40, 0, 0, time.UTC)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tl, err := extractTimeline("pm.txt", tc.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tm := range []struct {
+				name string
+				got  *time.Time
+				want time.Time
+			}{{"start", tl.start, tc.start}, {"detected", tl.detected, tc.det}, {"resolved", tl.resolved, tc.resolved}} {
+				if (tm.got == nil) != tm.want.IsZero() || (tm.got != nil && !tm.got.Equal(tm.want)) {
+					t.Errorf("%s = %v, want %v", tm.name, tm.got, tm.want)
+				}
+			}
+		})
+	}
+}
