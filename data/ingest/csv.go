@@ -304,7 +304,11 @@ func (p *csvPreset) orgHint() string {
 	if p.Tool == "" || p.Name == nativePreset {
 		return "pass --org NAME, or add an org column"
 	}
-	return fmt.Sprintf("pass --org NAME: a %s export does not name the organisation", p.Tool)
+	article := "a"
+	if strings.ContainsRune("aeiouAEIOU", rune(p.Tool[0])) {
+		article = "an" // "an incident.io export"
+	}
+	return fmt.Sprintf("pass --org NAME: %s %s export does not name the organisation", article, p.Tool)
 }
 
 func (p *csvPreset) toolName() string {
