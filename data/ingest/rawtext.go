@@ -146,7 +146,7 @@ var (
 	regionLine    = regexp.MustCompile(`(?im)^\s*Regions?(?:/Zones?)?:\s*([a-z]+-[a-z]+\d?(?:-\d)?[a-z]?)`)
 	regionPattern = regexp.MustCompile(`\b(?:(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-[a-z]+\d|(?:us|eu|ap|sa|ca|me|af|il)-(?:east|west|north|south|central|northeast|southeast|northwest|southwest)-\d)\b`)
 	idLine        = regexp.MustCompile(`(?im)^\s*(?:Incident ID|ID|Case)\s*[:#]\s*([A-Za-z0-9][A-Za-z0-9._:-]{1,60})\s*$`)
-	bulletLine    = regexp.MustCompile(`^\s*(?:•|\*|-|·|\d{1,2}[.)])\s+(.+)$`)
+	bulletLine    = regexp.MustCompile(`^\s*(?:•|\*|-|·|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?(.+)$`) // "- [ ] to do" too
 	// mdHeading is a Markdown heading ("## Root cause") or a line that is
 	// all bold ("**Impact**"), as plain notes write section titles.
 	mdHeading = regexp.MustCompile(`^(?:#{1,6}\s+(.+?)\s*#*|\*\*([^*]{1,60})\*\*:?)$`)
@@ -157,6 +157,14 @@ type rawSection struct {
 	heading  string
 	markdown bool // a "#" heading
 	paras    []string
+}
+
+// headingText is a heading's text without a trailing ':' and without the
+// emoji or symbols before its first letter or digit ("📝 Summary", as
+// Notion exports headings, is "Summary").
+func headingText(h string) string {
+	h = strings.TrimLeftFunc(h, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return strings.TrimSuffix(strings.TrimSpace(h), ":")
 }
 
 // rawSections splits text at heading lines: short lines ending in ':'.
@@ -178,7 +186,7 @@ func rawSections(lines []string) []rawSection {
 		case mdHeading.MatchString(t):
 			flush()
 			m := mdHeading.FindStringSubmatch(t)
-			secs = append(secs, rawSection{heading: strings.TrimSuffix(strings.TrimSpace(m[1]+m[2]), ":"), markdown: strings.HasPrefix(t, "#")})
+			secs = append(secs, rawSection{heading: headingText(m[1] + m[2]), markdown: strings.HasPrefix(t, "#")})
 		case bulletLine.MatchString(t):
 			flush()
 			para = append(para, t)
