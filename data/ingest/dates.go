@@ -17,6 +17,8 @@ var (
 	dateMDY = regexp.MustCompile(`\b` + monthRE + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
 	// "2022-06-14"
 	dateISO = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
+	// "14.02.2025": a date written with dots puts the day first
+	dateDots = regexp.MustCompile(`\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b`)
 	// "November 2018"
 	dateMY = regexp.MustCompile(`\b` + monthRE + `\.?,?\s+(\d{4})\b`)
 	// "In 2013", "From 1980"
@@ -86,6 +88,9 @@ func findDay(s string) (c civil, end int, ok bool) {
 	}
 	if strings.Contains(s, "-") {
 		try(dateISO, func(m []string) (int, int, int) { return atoi(m[1]), atoi(m[2]), atoi(m[3]) })
+	}
+	if strings.Contains(s, ".") {
+		try(dateDots, func(m []string) (int, int, int) { return atoi(m[3]), atoi(m[2]), atoi(m[1]) })
 	}
 	return c, end, ok
 }

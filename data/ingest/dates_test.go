@@ -1,0 +1,27 @@
+package ingest
+
+import "testing"
+
+// TestFindDay: the written forms of a full date, and those left alone
+// because day and month cannot be told apart ("3/4/2025").
+func TestFindDay(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"On 14 June 2022 at 06:00", "2022-06-14"},
+		{"January 13th, 2022", "2022-01-13"},
+		// Dots put the day first wherever dates are written so
+		// (German, French, Russian, Scandinavian).
+		{"Datum: 14.02.2025", "2025-02-14"},
+		{"Am 3.4.2025 um 08:00", "2025-04-03"},
+		{"version 1.41.2025", ""}, // no month 41
+		{"Incident date 3/4/2025", ""},
+	} {
+		c, _, ok := findDay(tc.text)
+		got := ""
+		if ok {
+			got = c.String()
+		}
+		if got != tc.want {
+			t.Errorf("findDay(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
