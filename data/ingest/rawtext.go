@@ -24,6 +24,8 @@ func init() {
 var incidentWords = []string{
 	"incident", "outage", "root cause", "postmortem", "post-mortem", "impact", "mitigat",
 	"resolved", "customers", "engineers", "error", "disruption", "downtime", "degraded", "failure",
+	// French, German and Spanish notes
+	"panne", "cause racine", "störung", "ausfall", "ursache", "caída", "causa raíz", "interrupción", "fallo",
 }
 
 // strongMarkers are headings only postmortems use.
