@@ -249,6 +249,8 @@ func parseRawText(in Input) (*Result, error) {
 	c.Title = rawTitle(c.Summary, secs)
 	if h := noteTitle(secs); h != "" {
 		c.Title = h
+	} else if h := labelledTitle(lines); h != "" {
+		c.Title = h
 	}
 	if email && subject != "" {
 		c.Title = shorten(subject, maxTitle)
@@ -309,6 +311,24 @@ func noteTitle(secs []rawSection) string {
 		return ""
 	}
 	return shorten(h, maxTitle)
+}
+
+// labelLine is a first line that labels the text and names the incident:
+// "Incident report: VPN concentrator failure", "Postmortem – queue stalled".
+var labelLine = regexp.MustCompile(`(?i)^(?:post[- ]?mortem|post[- ]incident review|incident(?: report| review)?|outage(?: report)?)\s*[:–—]\s*(\S.{3,150})$`)
+
+// labelledTitle is the text after the label of the text's first line, or
+// "" when the first line is no such label.
+func labelledTitle(lines []string) string {
+	for _, l := range lines {
+		if t := strings.TrimSpace(l); t != "" {
+			if m := labelLine.FindStringSubmatch(t); m != nil && len(strings.Fields(m[1])) >= 2 {
+				return shorten(upperFirst(strings.TrimSuffix(strings.TrimSpace(m[1]), ".")), maxTitle)
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 var genericHeading = map[string]bool{"incident report": true, "post-incident review": true, "incident postmortem": true, "mini incident report": true}
