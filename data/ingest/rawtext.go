@@ -258,6 +258,7 @@ func parseRawText(in Input) (*Result, error) {
 	if c.Title == "" {
 		return nil, inputError(incident.ErrMissing, in.Name, 0, "no sentence to take a title from").WithField("title")
 	}
+	c.Severity = statedSeverity(text)
 	if m := regionLine.FindStringSubmatch(text); m != nil {
 		c.Region = m[1]
 	} else {
