@@ -87,6 +87,9 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			if strings.TrimSpace(in.Query) == "" {
 				return nil, engine.Page{}, incident.Errorf(incident.ErrMissing, "query is empty").WithHint("give words to search for, or use list_incidents")
 			}
+			if err := engine.LimitCount.Check(in.Limit); err != nil {
+				return nil, engine.Page{}, err
+			}
 			if in.Limit == 0 {
 				in.Limit = 10
 			}
@@ -110,6 +113,9 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 		Description: "List incidents newest first, filtered by root cause, symptom, component, trigger, organisation, year or dates (since, until), with paging (limit, offset). " +
 			"Returns {total, offset, limit, cases: [{id, org, title, date, root_cause, ttd, ttr}], snapshot, generation}."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in engine.Filter) (*mcp.CallToolResult, engine.Page, error) {
+			if err := countsOf(in); err != nil {
+				return nil, engine.Page{}, err
+			}
 			f, err := in.Dated()
 			if err != nil {
 				return nil, engine.Page{}, err
@@ -120,6 +126,9 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 		Description: "The incidents most similar to one case, each with its score, text and tag scores, shared tags and words, and a one-line reason; reports of the same real-world event by other organisations come first and name it in event. " +
 			"Returns {id, similar: [{id, rank, score, text_score, tag_score, reason, shared_tags, shared_terms, event, title, org, date}]}."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in SimilarInput) (*mcp.CallToolResult, SimilarOutput, error) {
+			if err := engine.KCount.Check(in.K); err != nil {
+				return nil, SimilarOutput{}, err
+			}
 			l, err := e.Snapshot().Similar(in.ID, in.K)
 			if err != nil {
 				return nil, SimilarOutput{}, err
@@ -130,10 +139,13 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 		Description: "A vocabulary term (root cause, symptom, component, ...) with its description, its cases (newest first), their TTD/TTR medians with 90% intervals and the terms most often found with it. " +
 			"Returns {term, cases, total, ttd, ttr, co_terms}; ttd and ttr are {n, known, coverage, median, p75, p90, mean, ci_low, ci_high, ci_level, se} in minutes, null when unknown."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in TopicInput) (*mcp.CallToolResult, *engine.Topic, error) {
+			if err := engine.TopicLimit.Check(in.Limit); err != nil {
+				return nil, nil, err
+			}
 			if in.Limit == 0 {
 				in.Limit = 20
 			}
-			tp, err := e.Snapshot().Topic(incident.Facet(in.Facet), in.Term, min(in.Limit, engine.MaxLimit))
+			tp, err := e.Snapshot().Topic(incident.Facet(in.Facet), in.Term, in.Limit)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -191,6 +203,15 @@ func NewServer(e *engine.Engine, version string) *mcp.Server {
 			return nil, r, nil
 		})
 	return s
+}
+
+// countsOf refuses a limit or an offset of list_incidents out of range,
+// as the JSON API does (engine.Count), instead of clamping it.
+func countsOf(f engine.Filter) error {
+	if err := engine.LimitCount.Check(f.Limit); err != nil {
+		return err
+	}
+	return engine.OffsetCount.Check(f.Offset)
 }
 
 // HTTPHandler serves s over the streamable HTTP transport. Sessions idle

@@ -256,6 +256,11 @@ func TestTools(t *testing.T) {
 		{"list_incidents", map[string]any{"offset": -1}, "minimum"},
 		{"query_sql", map[string]any{"sql": "SELECT 1", "max_rows": -5}, "minimum"},
 		{"similar_incidents", map[string]any{"id": "test-mcp-1", "k": 1e20}, "maximum"},
+		// A k or a limit past its bound is refused as the JSON API refuses it, not clamped.
+		{"similar_incidents", map[string]any{"id": "test-mcp-1", "k": 500}, engine.KCount.Check(500).Error()},
+		{"list_incidents", map[string]any{"limit": 501}, engine.LimitCount.Check(501).Error()},
+		{"search_incidents", map[string]any{"query": "dns", "limit": 501}, engine.LimitCount.Check(501).Error()},
+		{"get_topic", map[string]any{"term": "dns", "limit": 501}, engine.TopicLimit.Check(501).Error()},
 	} {
 		t.Run(tc.tool+" error", func(t *testing.T) {
 			_, isErr, text := call(t, cs, sch, tc.tool, tc.args)

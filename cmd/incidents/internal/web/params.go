@@ -64,8 +64,8 @@ var (
 	pYearP     = param{name: "year", kind: pYear, help: "year"}
 	pSince     = param{name: "since", kind: pDate, help: "first date, inclusive"}
 	pUntil     = param{name: "until", kind: pDate, help: "last date, inclusive"}
-	pLimit     = param{name: "limit", kind: pCount, min: 0, max: engine.MaxLimit, help: "page size (0: the default)"}
-	pOffset    = param{name: "offset", kind: pCount, min: 0, max: 1 << 30, help: "results to skip"}
+	pLimit     = countParam(engine.LimitCount)
+	pOffset    = countParam(engine.OffsetCount)
 )
 
 var (
@@ -75,9 +75,9 @@ var (
 	epCases   = endpoint{"/api/cases", caseListParams}
 	epSearch  = endpoint{"/api/search", caseListParams}
 	epCase    = endpoint{"/api/cases/{id}", []param{{name: "from_limit", kind: pCount, min: 0, max: 1 << 30, help: "cases listing this one to return (0: all)"}}}
-	epSimilar = endpoint{"/api/cases/{id}/similar", []param{{name: "k", kind: pCount, min: 0, max: engine.MaxK, help: "related cases (0: 10)"}}}
+	epSimilar = endpoint{"/api/cases/{id}/similar", []param{countParam(engine.KCount)}}
 	epVocab   = endpoint{"/api/vocab", nil}
-	epTopic   = endpoint{"/api/vocab/{facet}/{term}", []param{{name: "limit", kind: pCount, min: 0, max: engine.MaxLimit, help: "cases to list (0: the default)"}}}
+	epTopic   = endpoint{"/api/vocab/{facet}/{term}", []param{countParam(engine.TopicLimit)}}
 	epStats   = endpoint{"/api/stats", []param{
 		{name: "by", kind: pChoice, choices: append(slices.Clone(analysis.Groupings), "none"), help: "grouping"},
 		{name: "metric", kind: pChoice, choices: analysis.Metrics, help: "ttd or ttr"},
@@ -87,6 +87,12 @@ var (
 
 	epIndex = endpoint{"/", caseListParams}
 )
+
+// countParam is the parameter of a whole number the MCP tools share
+// (engine.Count: one range and one refusal for both).
+func countParam(c engine.Count) param {
+	return param{name: c.Name, kind: pCount, min: c.Min, max: c.Max, help: c.Help}
+}
 
 // values are the parameters of a request, validated: text trimmed, terms
 // as their ids.
@@ -218,9 +224,9 @@ func (p param) check(raw string) (string, error) {
 			return "", bad(fmt.Sprintf("at most %d bytes", p.max), "shorten it")
 		}
 	case pCount:
-		n, err := strconv.Atoi(v)
-		if err != nil || n < p.min || n > p.max {
-			return "", bad(fmt.Sprintf("a whole number from %d to %d", p.min, p.max), fmt.Sprintf("%s: %s", p.name, p.help))
+		n, err := engine.Count{Name: p.name, Min: p.min, Max: p.max, Help: p.help}.Parse(v)
+		if err != nil {
+			return "", err
 		}
 		return strconv.Itoa(n), nil
 	case pYear:

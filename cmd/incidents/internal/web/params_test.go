@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"incidents/cmd/incidents/internal/engine"
 	"incidents/data/incident"
 )
 
@@ -86,6 +87,26 @@ func TestParams(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCountsAsMCP: a k or a limit out of range is refused with the
+// engine's one message, the one the MCP tools give for the same figure.
+func TestCountsAsMCP(t *testing.T) {
+	for _, tc := range []struct {
+		ep    endpoint
+		query string
+		want  error
+	}{
+		{epSimilar, "k=500", engine.KCount.Check(500)},
+		{epCases, "limit=501", engine.LimitCount.Check(501)},
+		{epCases, "offset=-2", engine.OffsetCount.Check(-2)},
+		{epTopic, "limit=501", engine.TopicLimit.Check(501)},
+	} {
+		_, err := tc.ep.read(httptest.NewRequest("GET", tc.ep.path+"?"+tc.query, nil), true)
+		if tc.want == nil || err == nil || err.Error() != tc.want.Error() {
+			t.Errorf("%s?%s: got %v, want %v", tc.ep.path, tc.query, err, tc.want)
+		}
 	}
 }
 
