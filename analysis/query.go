@@ -27,6 +27,22 @@ var Groupings = []string{string(incident.RootCause), RootCauseClass, string(inci
 // Metrics accepted by Query.Metric.
 var Metrics = []string{"ttd", "ttr"}
 
+// ParseMetric reads a metric as every caller writes it (the CLI's
+// --metric, the API's metric=, MCP's stats): one of Metrics in any case,
+// spaces trimmed; empty is ttr.
+func ParseMetric(s string) (string, error) {
+	m := strings.ToLower(strings.TrimSpace(s))
+	if m == "" {
+		return "ttr", nil
+	}
+	for _, ok := range Metrics {
+		if m == ok {
+			return m, nil
+		}
+	}
+	return "", incident.Errorf(incident.ErrInvalid, "unknown metric %q", s).WithField("metric").WithHint("use ttd or ttr")
+}
+
 // Query selects the cases and the grouping of a statistics table. Empty
 // fields do not filter.
 type Query struct {
@@ -70,13 +86,11 @@ func facetGrouping(by string) bool {
 var quarterRE = regexp.MustCompile(`^[0-9]{4}Q[1-4]$`)
 
 func (q Query) normalize() (Query, error) {
-	if q.Metric == "" {
-		q.Metric = "ttr"
+	m, err := ParseMetric(q.Metric)
+	if err != nil {
+		return q, err
 	}
-	q.Metric = strings.ToLower(q.Metric)
-	if q.Metric != "ttd" && q.Metric != "ttr" {
-		return q, incident.Errorf(incident.ErrInvalid, "unknown metric %q", q.Metric).WithField("metric").WithHint("use ttd or ttr")
-	}
+	q.Metric = m
 	if q.By != "" {
 		ok := false
 		for _, g := range Groupings {

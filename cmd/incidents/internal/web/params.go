@@ -35,6 +35,7 @@ const (
 	pQuarter                  // 2024Q3
 	pTerm                     // a term of facet (id, label or alias)
 	pChoice                   // one of choices
+	pMetric                   // ttd or ttr, in any case (analysis.ParseMetric, as the CLI reads --metric)
 )
 
 // param is one parameter an endpoint takes.
@@ -80,7 +81,7 @@ var (
 	epTopic   = endpoint{"/api/vocab/{facet}/{term}", []param{countParam(engine.TopicLimit)}}
 	epStats   = endpoint{"/api/stats", []param{
 		{name: "by", kind: pChoice, choices: append(slices.Clone(analysis.Groupings), "none"), help: "grouping"},
-		{name: "metric", kind: pChoice, choices: analysis.Metrics, help: "ttd or ttr"},
+		{name: "metric", kind: pMetric, help: "ttd or ttr"},
 		pSince, pUntil, pOrg, {name: "quarter", kind: pQuarter, help: "quarter"}, pYearP,
 	}}
 	epSQL = endpoint{"/api/sql", nil} // the statement comes in the JSON body
@@ -258,6 +259,12 @@ func (p param) check(raw string) (string, error) {
 			hint = "did you mean " + strings.Join(ids, ", ") + "? " + hint
 		}
 		return "", bad("a "+string(p.facet)+" term of the vocabulary", hint)
+	case pMetric:
+		m, err := analysis.ParseMetric(v)
+		if err != nil {
+			return "", bad("ttd or ttr", p.name+": "+p.help)
+		}
+		return m, nil
 	case pChoice:
 		if !slices.Contains(p.choices, v) {
 			return "", bad("one of "+strings.Join(p.choices, ", "), p.name+": "+p.help)
