@@ -69,6 +69,7 @@ var malformedCases = []struct {
 	{"json_not_objects.json", "", incident.ErrType},
 	{"json_null_title.json", "", incident.ErrMissing},
 	{"json_schema_string.json", "", incident.ErrType},
+	{"json_schema_huge.json", "", incident.ErrRange},
 	{"json_tags_object.json", "", incident.ErrType},
 	{"json_tags_string.json", "", incident.ErrType},
 	{"json_trailing_garbage.json", "", incident.ErrSyntax},

@@ -60,6 +60,11 @@ func TestJSONTypeError(t *testing.T) {
 		{`{"keywords": "a"}`, "keywords", "must be an array of strings, not a string", `"keywords": […]`},
 		{`{"sources": [1]}`, "sources", "must be a JSON object, not a number", ""},
 		{`{"references": [{"year": 2020.5}]}`, "references.year", "must be a whole number, not the number 2020.5", ""},
+		// Past the integer range: the figure is whole, but too large (or small) to hold.
+		{`{"schema": 99999999999999999999}`, "schema", "the number 99999999999999999999 is past the range of a whole number (at most 9223372036854775807)", `"schema": 1`},
+		{`{"schema": -1e300}`, "schema", "the number -1e300 is past the range of a whole number (at least -9223372036854775808)", `"schema": 1`},
+		{`{"schema": "two"}`, "schema", "must be a whole number, not a string", `"schema": 1`},
+		{`{"references": [{"year": 1e19}]}`, "references.year", "the number 1e19 is past the range of a whole number (at most 9223372036854775807)", "e.g. 2020"},
 		{`[1]`, "", "must be a JSON object, not an array", "{…}"},
 	} {
 		var in Incident
@@ -69,7 +74,11 @@ func TestJSONTypeError(t *testing.T) {
 			t.Fatalf("%s: %T %v", tc.doc, err, err)
 		}
 		e := JSONTypeError(te)
-		if e.Kind != ErrType || e.Field != tc.field || e.Msg != tc.msg || !strings.Contains(e.Hint, tc.hint) {
+		kind := ErrType
+		if strings.Contains(tc.msg, "past the range") {
+			kind = ErrRange
+		}
+		if e.Kind != kind || e.Field != tc.field || e.Msg != tc.msg || !strings.Contains(e.Hint, tc.hint) {
 			t.Errorf("%s: field %q msg %q hint %q", tc.doc, e.Field, e.Msg, e.Hint)
 		}
 		for _, goWord := range []string{"string is", "[]", "float64", "int", "time.Time", "Duration", "Go "} {

@@ -76,6 +76,7 @@ func TestMalformed(t *testing.T) {
 		{"json_trailing_garbage.json", "", incident.ErrSyntax, 5, ""},
 		{"json_huge_number.json", "", incident.ErrType, 5, "ttr.minutes"},
 		{"json_schema_string.json", "", incident.ErrType, 5, "schema"},
+		{"json_schema_huge.json", "", incident.ErrRange, 5, "schema"},
 		{"json_id_too_long.json", "", incident.ErrInvalid, 1, "id"},
 		{"json_unknown_term.json", "", incident.ErrInvalid, 1, "tags"},
 		{"json_detected_before_start.json", "", incident.ErrRange, 1, "detected"},
@@ -247,6 +248,7 @@ func TestMalformedInUserWords(t *testing.T) {
 		"json_reference_year_string.json": {`field "references.year": must be a whole number, not a string`},
 		"json_ttr_string.json":            {`field "ttr": must be an object {"minutes": …, "source": …}, not a string`, `"ttr": {"minutes": 9, "source": "given"}`},
 		"json_tags_string.json":           {`field "tags": must be an array of objects, not a string`},
+		"json_schema_huge.json":           {`field "schema": the number 99999999999999999999 is past the range of a whole number`, `write "schema": 1, or leave it out`},
 		"json_start_number.json":          {`field "start": must be an RFC 3339 timestamp in a JSON string`, `"start": "2017-04-05T01:13:00-07:00"`},
 	} {
 		path := filepath.Join("testdata", "malformed", file)
