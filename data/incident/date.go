@@ -82,11 +82,6 @@ func PlausibleHint(now time.Time) string {
 // the field. Date is judged by the first day it covers ("2024" by
 // 2024-01-01), so a year-only date of this year or next is kept.
 func (in *Incident) checkDates(now time.Time) *Error {
-	if in.Date != "" {
-		if t, err := DateBound("date", in.Date, false); err == nil && !Plausible(t, now) {
-			return Errorf(ErrRange, "case %s: date %s is not a plausible incident date", in.ID, in.Date).WithField("date").WithHint(PlausibleHint(now))
-		}
-	}
 	for _, f := range []struct {
 		name string
 		t    *time.Time
@@ -100,6 +95,13 @@ func (in *Incident) checkDates(now time.Time) *Error {
 		if _, off := f.t.Zone(); off <= -maxOffset || off >= maxOffset {
 			return Errorf(ErrRange, "case %s: %s %s has a UTC offset outside -23:59 to +23:59", in.ID, f.name, f.t.Format(time.RFC3339)).WithField(f.name).
 				WithHint("RFC 3339 offsets run from -23:59 to +23:59; check the offset, e.g. +02:00")
+		}
+	}
+	// the date after the times: a date Canonical took from the start
+	// is the start's error
+	if in.Date != "" {
+		if t, err := DateBound("date", in.Date, false); err == nil && !Plausible(t, now) {
+			return Errorf(ErrRange, "case %s: date %s is not a plausible incident date", in.ID, in.Date).WithField("date").WithHint(PlausibleHint(now))
 		}
 	}
 	return nil

@@ -74,17 +74,6 @@ func (in *Incident) DeriveMissing() []string {
 	return filled
 }
 
-// Canonical writes each known duration of in in one form: -0 minutes (a
-// JSON "-0", or a negative figure rounded to nothing) is 0, as every
-// other reading of zero is.
-func (in *Incident) Canonical() {
-	for _, d := range []*Duration{in.TTD, in.TTR} {
-		if d != nil && d.Minutes == 0 {
-			d.Minutes = 0
-		}
-	}
-}
-
 // Std converts to a time.Duration.
 func (d *Duration) Std() time.Duration {
 	return time.Duration(d.Minutes * float64(time.Minute))

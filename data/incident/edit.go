@@ -150,7 +150,9 @@ func (in *Incident) Patch(patch map[string]json.RawMessage) ([]Change, error) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	before, err := fieldValues(in)
+	cur := *in
+	cur.Canonical() // a case stored before a rule of Canonical lists no change it alone makes
+	before, err := fieldValues(&cur)
 	if err != nil {
 		return nil, err
 	}
@@ -196,6 +198,9 @@ func (in *Incident) Patch(patch map[string]json.RawMessage) ([]Change, error) {
 	}
 	if f := DurationWithoutMinutes(b); f != "" {
 		return nil, MissingMinutesError(f)
+	}
+	if _, ok := patch["start"]; ok && patch["date"] == nil && out.Start != nil && cur.Date == cur.startDay() {
+		out.Date = "" // a date that only repeated the start's day follows the start (Canonical)
 	}
 	out.rederive()
 	out.Canonical()

@@ -290,9 +290,7 @@ func (w *csvRow) times(c *incident.Incident) error {
 	if c.Start != nil && c.Detected != nil && cols["start"] == cols["detected"] {
 		c.Detected = nil
 	}
-	if c.Date == "" && c.Start != nil {
-		c.Date = c.Start.Format("2006-01-02")
-	}
+	c.Canonical() // the date from the start, which a derived id names
 	if c.TimeZone == "" && c.Start != nil && w.zone != "" && !hasOffsetCell(w.rec[cols["start"]]) {
 		c.TimeZone = w.zone
 	}

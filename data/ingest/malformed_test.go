@@ -285,3 +285,16 @@ func TestJSONDurationsFromTimestamps(t *testing.T) {
 	}
 	wantNote(t, res, "ts-1: ttd and ttr derived from its timestamps")
 }
+
+// TestJSONDateFromStart: a case file that gives a start but no date is
+// dated by the start's day, as every other format dates it.
+func TestJSONDateFromStart(t *testing.T) {
+	body := `{"id": "st-1", "org": "Acme", "title": "Queue stalled", "start": "2024-03-31T23:30:00-05:00"}`
+	res, err := ParseChecked(Input{Name: "case.json", Data: []byte(body)}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Incidents[0]; c.Date != "2024-03-31" {
+		t.Errorf("date %q, want 2024-03-31", c.Date)
+	}
+}
