@@ -86,6 +86,7 @@ func facetGrouping(by string) bool {
 var quarterRE = regexp.MustCompile(`^[0-9]{4}Q[1-4]$`)
 
 func (q Query) normalize() (Query, error) {
+	q.Org = incident.NormalOrg(q.Org)
 	m, err := ParseMetric(q.Metric)
 	if err != nil {
 		return q, err

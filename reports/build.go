@@ -82,7 +82,7 @@ func Build(ctx context.Context, st *store.Store, opts Options) (*QuarterReport, 
 
 // resolveOrg returns the organisation's name as stored ("" for none).
 func resolveOrg(ctx context.Context, db *sql.DB, org string) (string, error) {
-	org = strings.TrimSpace(org)
+	org = incident.NormalOrg(org)
 	if org == "" {
 		return "", nil
 	}

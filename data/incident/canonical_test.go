@@ -2,6 +2,7 @@ package incident
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 )
@@ -62,5 +63,23 @@ func TestPatchDateFollowsStart(t *testing.T) {
 	}
 	if in.Date != "2023-07" {
 		t.Errorf("a date of its own became %q", in.Date)
+	}
+}
+
+// TestCanonicalOrg: an organisation is stored with its spaces trimmed
+// and each run of spaces (tabs, no-break spaces) as one space, the form
+// every --org filter and lookup compares (NormalOrg).
+func TestCanonicalOrg(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{" Acme ", "Acme"}, {"Acme\u00a0 Widgets\t", "Acme Widgets"}, {"Google Cloud", "Google Cloud"}, {"", ""},
+	} {
+		in := Incident{Org: tc.in}
+		in.Canonical()
+		if in.Org != tc.want || NormalOrg(tc.in) != tc.want {
+			t.Errorf("%q: stored %q, NormalOrg %q, want %q", tc.in, in.Org, NormalOrg(tc.in), tc.want)
+		}
+		if !SameOrg(tc.in, strings.ToUpper(tc.want)) {
+			t.Errorf("%q is not the same organisation as %q", tc.in, strings.ToUpper(tc.want))
+		}
 	}
 }

@@ -298,3 +298,20 @@ func TestJSONDateFromStart(t *testing.T) {
 		t.Errorf("date %q, want 2024-03-31", c.Date)
 	}
 }
+
+// TestOrgSpaces: an organisation written with spaces around it is stored
+// without them, in every format (Incident.Canonical).
+func TestOrgSpaces(t *testing.T) {
+	for name, body := range map[string]string{
+		"case.json": `{"id": "sp-1", "org": " Acme  Widgets ", "title": "Queue stalled"}`,
+		"cases.csv": "id,org,title\nsp-1, Acme  Widgets ,Queue stalled\n",
+	} {
+		res, err := ParseChecked(Input{Name: name, Data: []byte(body)}, "")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if c := res.Incidents[0]; c.Org != "Acme Widgets" {
+			t.Errorf("%s: org %q, want %q", name, c.Org, "Acme Widgets")
+		}
+	}
+}

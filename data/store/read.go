@@ -303,7 +303,7 @@ func (f Filter) sql() (string, []any, error) {
 	}
 	if f.Org != "" {
 		conds = append(conds, "lower(i.org) = lower(?)")
-		args = append(args, f.Org)
+		args = append(args, incident.NormalOrg(f.Org))
 	}
 	if len(f.IDs) > 0 {
 		conds = append(conds, "i.id IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(f.IDs)), ", ")+")")

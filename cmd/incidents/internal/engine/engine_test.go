@@ -34,7 +34,9 @@ func extraCase(id string) *incident.Incident {
 }
 
 func TestSnapshotQueries(t *testing.T) {
-	path := enginetest.NewDB(t, extraCase("test-dns-1"))
+	spaced := extraCase("test-org-1")
+	spaced.Org, spaced.Date = " Acme\u00a0 Widgets ", "2023-01-05" // stored before Canonical normalised the organisation
+	path := enginetest.NewDB(t, extraCase("test-dns-1"), spaced)
 	e := open(t, path)
 	s := e.Snapshot()
 	if len(s.Cases) < 100 || s.Links == nil || s.Gen != 1 {
@@ -90,6 +92,12 @@ func TestSnapshotQueries(t *testing.T) {
 		}},
 		{"paging", engine.Filter{Limit: 2, Offset: 3}, func(p engine.Page) bool {
 			return len(p.Cases) == 2 && p.Offset == 3
+		}},
+		{"org by the one rule", engine.Filter{Org: "acme   widgets "}, func(p engine.Page) bool {
+			return p.Total == 1 && p.Cases[0].ID == "test-org-1"
+		}},
+		{"org by the one rule, with text", engine.Filter{Q: "DNS", Org: "ACME WIDGETS"}, func(p engine.Page) bool {
+			return p.Total == 1 && p.Cases[0].ID == "test-org-1"
 		}},
 		{"nothing", engine.Filter{Org: "nobody-at-all"}, func(p engine.Page) bool { return p.Total == 0 && p.Cases != nil }},
 	} {

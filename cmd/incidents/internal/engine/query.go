@@ -63,7 +63,7 @@ func (f Filter) Normalize() Filter {
 	f.Limit = min(f.Limit, MaxLimit)
 	f.Offset = max(f.Offset, 0)
 	f.Q = strings.TrimSpace(f.Q)
-	f.Org = strings.TrimSpace(f.Org)
+	f.Org = incident.NormalOrg(f.Org)
 	return f
 }
 
@@ -120,7 +120,7 @@ func (f Filter) match() func(*incident.Incident) bool {
 		return nil
 	}
 	return func(c *incident.Incident) bool {
-		if f.Org != "" && !strings.EqualFold(c.Org, f.Org) {
+		if f.Org != "" && !incident.SameOrg(c.Org, f.Org) {
 			return false
 		}
 		if dated {
@@ -161,7 +161,7 @@ func (s *Snapshot) candidates(f Filter) (list []int32, all bool) {
 		}
 	}
 	if f.Org != "" {
-		pick(s.orgs[strings.ToLower(f.Org)])
+		pick(s.orgs[incident.OrgKey(f.Org)])
 	}
 	if f.Year != 0 {
 		pick(s.years[f.Year])

@@ -137,7 +137,7 @@ func (s *Snapshot) index() {
 		if y, _, ok := c.YearMonth(); ok {
 			s.years[y] = append(s.years[y], k)
 		}
-		org := strings.ToLower(c.Org)
+		org := incident.OrgKey(c.Org)
 		s.orgs[org] = append(s.orgs[org], k)
 	}
 }
