@@ -51,27 +51,89 @@ func Between(start, end *time.Time) (*Duration, error) {
 // and pass, and NaN fails both comparisons.
 func (d *Duration) InRange() bool { return d.Minutes >= 0 && d.Minutes <= MaxDuration.Minutes() }
 
+// span is one duration of a case with the two times it runs between.
+type span struct {
+	name, endName string // "ttd", "detected"
+	dur           **Duration
+	start, end    *time.Time
+}
+
+// spans are the durations a case's times give: TTD from start to
+// detected, TTR from start to resolved.
+func (in *Incident) spans() []span {
+	return []span{{"ttd", "detected", &in.TTD, in.Start, in.Detected}, {"ttr", "resolved", &in.TTR, in.Start, in.Resolved}}
+}
+
+// derive is the duration s's times give (Between), or nil; tooLong says
+// that both times are there, in order, but over MaxDuration apart.
+func (s span) derive() (d *Duration, tooLong bool) {
+	d, err := Between(s.start, s.end)
+	if err != nil {
+		return nil, !s.end.Before(*s.start)
+	}
+	return d, false
+}
+
+// Derivation is what DeriveMissing did to one case, for the import's note.
+type Derivation struct {
+	// Filled names the durations derived ("ttd", "ttr").
+	Filled []string
+	// TooLong names the durations left unknown because their times are
+	// over a year apart.
+	TooLong []string
+}
+
+// Notes says what d did to the case id, in one note per kind:
+// "IL-1: ttd and ttr derived from its timestamps", "IL-1: ttr not derived
+// from its timestamps: start to resolved is longer than a year".
+func (d Derivation) Notes(id string) []string {
+	var out []string
+	if len(d.Filled) > 0 {
+		out = append(out, fmt.Sprintf("%s: %s derived from its timestamps", id, strings.Join(d.Filled, " and ")))
+	}
+	for _, n := range d.TooLong {
+		end := "resolved"
+		if n == "ttd" {
+			end = "detected"
+		}
+		out = append(out, fmt.Sprintf("%s: %s not derived from its timestamps: start to %s is longer than a year", id, n, end))
+	}
+	return out
+}
+
 // DeriveMissing fills the durations in's timestamps state and its fields
 // leave out: TTD from start to detected, TTR from start to resolved, each
-// Derived, as every importer that reads timestamps derives them. A span
-// Between refuses (end before start, over a year) stays unknown. It
-// returns the names it filled ("ttd", "ttr"), for the import's note.
-func (in *Incident) DeriveMissing() []string {
-	var filled []string
-	for _, d := range []struct {
-		name       string
-		dur        **Duration
-		start, end *time.Time
-	}{{"ttd", &in.TTD, in.Start, in.Detected}, {"ttr", &in.TTR, in.Start, in.Resolved}} {
-		if *d.dur != nil {
+// Derived. It is the one derivation of every format: the importers read
+// the times and the stated figures, and ingest calls DeriveMissing after
+// parsing. A span Between refuses (end before start, over a year) stays
+// unknown.
+func (in *Incident) DeriveMissing() Derivation {
+	var out Derivation
+	for _, s := range in.spans() {
+		if *s.dur != nil {
 			continue
 		}
-		if nd, err := Between(d.start, d.end); err == nil && nd != nil {
-			*d.dur = nd
-			filled = append(filled, d.name)
+		d, tooLong := s.derive()
+		switch {
+		case d != nil:
+			*s.dur = d
+			out.Filled = append(out.Filled, s.name)
+		case tooLong:
+			out.TooLong = append(out.TooLong, s.name)
 		}
 	}
-	return filled
+	return out
+}
+
+// rederive recomputes a derived time to detect or to resolve from the
+// edited times, by DeriveMissing's rule (a given one stays as stated; one
+// the times no longer give becomes unknown).
+func (in *Incident) rederive() {
+	for _, s := range in.spans() {
+		if *s.dur != nil && (*s.dur).Source == Derived {
+			*s.dur, _ = s.derive()
+		}
+	}
 }
 
 // Std converts to a time.Duration.

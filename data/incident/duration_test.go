@@ -93,9 +93,12 @@ func TestDeriveMissing(t *testing.T) {
 		{"over a year", Incident{Start: start, Resolved: at("2025-06-01T10:00:00Z")}, "", -1, -1},
 	} {
 		in := tc.in
-		got := strings.Join(in.DeriveMissing(), " ")
-		if got != tc.filled {
+		d := in.DeriveMissing()
+		if got := strings.Join(d.Filled, " "); got != tc.filled {
 			t.Errorf("%s: filled %q, want %q", tc.name, got, tc.filled)
+		}
+		if long := strings.Join(d.TooLong, " "); (long == "ttr") != (tc.name == "over a year") || (long != "" && long != "ttr") {
+			t.Errorf("%s: too long %q", tc.name, long)
 		}
 		for _, d := range []struct {
 			name string

@@ -247,24 +247,6 @@ func statedMinutes(name string, merged, p any) any {
 	return m
 }
 
-// rederive recomputes a derived time to detect or to resolve from the
-// edited times (a given one stays as stated).
-func (in *Incident) rederive() {
-	for _, d := range []struct {
-		dur        **Duration
-		start, end *time.Time
-	}{{&in.TTD, in.Start, in.Detected}, {&in.TTR, in.Start, in.Resolved}} {
-		if *d.dur == nil || (*d.dur).Source != Derived {
-			continue
-		}
-		if nd, err := Between(d.start, d.end); err == nil && nd != nil {
-			*d.dur = nd
-		} else {
-			*d.dur = nil
-		}
-	}
-}
-
 func orNull(b json.RawMessage) json.RawMessage {
 	if b == nil {
 		return json.RawMessage("null")

@@ -329,8 +329,9 @@ func (w *csvRow) textTimeline(c *incident.Incident) {
 	}
 }
 
-// durations reads stated TTD/TTR (minutes or seconds), else derives them
-// from the times.
+// durations reads stated TTD/TTR (minutes or seconds); the ones a row
+// does not state are derived from its times after parsing, as in every
+// format (Incident.DeriveMissing).
 func (w *csvRow) durations(c *incident.Incident) error {
 	for _, d := range []struct {
 		field string
@@ -346,7 +347,7 @@ func (w *csvRow) durations(c *incident.Incident) error {
 			return w.cellError(incident.ErrType, ce, "write a number of "+strings.TrimPrefix(d.field[3:], "_")+" of 0 or more; leave the cell empty when unknown",
 				"%q is not a duration", ce.val)
 		}
-		m := v/d.scale + 0 // + 0 turns a negative zero into 0
+		m := v / d.scale // a negative zero is 0 in Canonical
 		if prev := *d.dst; prev != nil {
 			// the same figure in minutes, then in seconds: they must agree
 			// (to the second), or one of them would be dropped unsaid
@@ -358,16 +359,6 @@ func (w *csvRow) durations(c *incident.Incident) error {
 			continue
 		}
 		*d.dst = incident.Minutes(m)
-	}
-	if c.TTD == nil {
-		if d, err := incident.Between(c.Start, c.Detected); err == nil && d != nil {
-			c.TTD = d
-		}
-	}
-	if c.TTR == nil {
-		if d, err := incident.Between(c.Start, c.Resolved); err == nil && d != nil {
-			c.TTR = d
-		}
 	}
 	return nil
 }

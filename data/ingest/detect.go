@@ -81,5 +81,6 @@ func Parse(in Input, format string) (res *Result, err error) {
 	if p.Name != csvFormat { // the CSV importer applies the options per row
 		applyOptions(res, in.Opts)
 	}
+	canonical(res, p.Name, in.Name)
 	return res, nil
 }

@@ -41,10 +41,15 @@
 // starts with the case id and a colon:
 //
 //	IL-0395: ttd given, ttr given, 3 tags, 12 references
-//	gcp-2022-06-14-651394: extracted start, detected, resolved, ttd (derived), ttr (given); region us-central1; org Google Cloud
+//	gcp-2022-06-14-651394: extracted start, detected, resolved, ttr (given); region us-central1; org Google Cloud
+//	gcp-2022-06-14-651394: ttd derived from its timestamps
 //	gcp-2022-06-14-651394: ttr: stated duration 2h differs from start to end 1h; the stated one is kept
-//	00b7f759-…: extracted start, resolved, ttr (derived)
+//	00b7f759-…: extracted start, resolved
+//	00b7f759-…: ttr derived from its timestamps
 //
-// except the list format, which writes one note for the whole file
-// ("README.md: 190 incidents, 69 dated from text or URL").
+// except the list and CSV formats, which write notes for the whole file
+// ("README.md: 190 incidents, 69 dated from text or URL", "export.csv:
+// derived from the timestamps: ttd of 3 rows, ttr of 5 rows"). No
+// importer derives a TTD or TTR: Parse does, for every format, after the
+// importer (Incident.DeriveMissing), and writes the note.
 package ingest

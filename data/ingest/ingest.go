@@ -17,8 +17,9 @@ type Input struct {
 // Result is what a parser made of one file.
 type Result struct {
 	Incidents []*incident.Incident
-	// Notes say what was extracted or assumed, per case ("IL-0395: ttd
-	// given, ttr given"; "raw-…: extracted start, resolved, ttr").
+	// Notes say what was extracted, derived or assumed, per case
+	// ("IL-0395: ttd given, ttr given"; "raw-…: extracted start,
+	// resolved"; "raw-…: ttr derived from its timestamps").
 	Notes []string
 	// Lines holds, when the parser knows it, the 1-based line each case of
 	// Incidents starts on (same order); Load uses it to locate validation

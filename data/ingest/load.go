@@ -265,10 +265,6 @@ func ParseChecked(in Input, format string) (*Result, error) {
 		if c.SourceFile == "" {
 			c.SourceFile = in.Name
 		}
-		c.Canonical()
-		if filled := c.DeriveMissing(); len(filled) > 0 {
-			res.Notes = append(res.Notes, fmt.Sprintf("%s: %s derived from its timestamps", c.ID, strings.Join(filled, " and ")))
-		}
 		if err := incident.Validate(c); err != nil {
 			var ie *incident.Error
 			if errors.As(err, &ie) {

@@ -133,14 +133,9 @@ func parseMarkdown(in Input) (*Result, error) {
 				c.Resolved.Format(time.RFC3339), c.Start.Format(time.RFC3339)).WithField("end_time").
 				WithHint("check the two timestamps and their offsets")
 		}
-		// Some sources give the span of a long affair (months of
-		// accidents); that is no time to resolve, so TTR stays unknown.
-		if d, err := incident.Between(c.Start, c.Resolved); err == nil {
-			c.TTR = d
-			notes = append(notes, "ttr (derived)")
-		} else {
-			notes = append(notes, "no ttr (span longer than a year)")
-		}
+		// The TTR is derived after parsing (Incident.DeriveMissing);
+		// the span of a long affair (months of accidents) is no time to
+		// resolve and stays unknown, with a note.
 	}
 	if u := strings.TrimSpace(fm.URL); u != "" {
 		c.Sources = append(c.Sources, incident.Source{URL: u, Kind: "postmortem"})

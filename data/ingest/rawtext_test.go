@@ -36,7 +36,8 @@ func TestRawTextSeed(t *testing.T) {
 		{"id", strings.HasPrefix(c.ID, "gcp-2022-06-14-") && len(c.ID) == len("gcp-2022-06-14-")+6},
 		{"actions", len(c.ActionItems) == 3},
 		{"root cause", strings.HasPrefix(c.RootCause, "The health checking service and GFE share")},
-		{"notes", len(res.Notes) == 1 && res.Notes[0] == c.ID+": extracted start, detected, resolved, ttd (derived), ttr (given); region us-central1; org Google Cloud"},
+		{"notes", len(res.Notes) == 2 && res.Notes[0] == c.ID+": extracted start, detected, resolved, ttr (given); region us-central1; org Google Cloud" &&
+			res.Notes[1] == c.ID+": ttd derived from its timestamps"},
 	}
 	for _, ck := range checks {
 		if !ck.ok {
@@ -68,7 +69,7 @@ func TestRawTextForms(t *testing.T) {
 				"Engineers were paged at 01:22 PDT and switched the master.\n",
 			org: "Google Cloud", zone: "PDT",
 			start: time.Date(2017, 4, 5, 1, 13, 0, 0, la), det: time.Date(2017, 4, 5, 1, 22, 0, 0, la), end: time.Date(2017, 4, 5, 1, 35, 0, 0, la),
-			ttd: ptr(9), ttr: ptr(22), idPrefix: "gcp-2017-04-05-", notePart: "extracted start, detected, resolved, ttd (derived), ttr (derived)",
+			ttd: ptr(9), ttr: ptr(22), idPrefix: "gcp-2017-04-05-", notePart: "extracted start, detected, resolved; org Google Cloud\n" + "gcp-2017-04-05-2dbb27: ttd and ttr derived from its timestamps",
 		},
 		{
 			name: "unknown org", text: "Our checkout service had an outage. On January 15, 2022, at 9:00 AM ET, the database failed over and customers saw errors. " +

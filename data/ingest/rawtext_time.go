@@ -270,29 +270,15 @@ func (tl *timeline) fill(c *incident.Incident) {
 			tl.notes = append(tl.notes, "date")
 		}
 	}
-	if c.TTD == nil {
-		if d, err := incident.Between(c.Start, c.Detected); err == nil && d != nil {
-			c.TTD = d
-			tl.notes = append(tl.notes, "ttd (derived)")
-		}
-	}
-	if c.TTR != nil {
+	// A TTD or TTR the text does not state is derived after parsing
+	// (Incident.DeriveMissing); a stated TTR is checked against the times.
+	if c.TTR != nil || tl.ttrGiven == nil {
 		return
 	}
-	derived, err := incident.Between(c.Start, c.Resolved)
-	if err != nil {
-		derived = nil
-	}
-	switch {
-	case tl.ttrGiven != nil:
-		c.TTR = tl.ttrGiven
-		tl.notes = append(tl.notes, "ttr (given)")
-		if derived != nil && math.Abs(derived.Minutes-tl.ttrGiven.Minutes) > 1 {
-			tl.warnings = append(tl.warnings, fmt.Sprintf("ttr: stated duration %s differs from start to end %s; the stated one is kept",
-				tl.ttrGiven, derived))
-		}
-	case derived != nil:
-		c.TTR = derived
-		tl.notes = append(tl.notes, "ttr (derived)")
+	c.TTR = tl.ttrGiven
+	tl.notes = append(tl.notes, "ttr (given)")
+	if spanned, err := incident.Between(c.Start, c.Resolved); err == nil && spanned != nil && math.Abs(spanned.Minutes-tl.ttrGiven.Minutes) > 1 {
+		tl.warnings = append(tl.warnings, fmt.Sprintf("ttr: stated duration %s differs from start to end %s; the stated one is kept",
+			tl.ttrGiven, spanned))
 	}
 }

@@ -1,0 +1,53 @@
+package ingest
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// canonical writes every case of res in its one form and derives the
+// durations its times give (Incident.Canonical, Incident.DeriveMissing):
+// the one rule of every format, after parsing, so no importer derives a
+// TTD or TTR of its own. Each case gets a note naming what was derived;
+// a CSV file and a list, whose notes speak of the whole file, get one
+// note for all their cases.
+func canonical(res *Result, format, name string) {
+	perFile := format == csvFormat || format == "list"
+	filled, tooLong := map[string]int{}, map[string]int{}
+	for _, c := range res.Incidents {
+		c.Canonical()
+		d := c.DeriveMissing()
+		if !perFile {
+			res.Notes = append(res.Notes, d.Notes(c.ID)...)
+			continue
+		}
+		for _, n := range d.Filled {
+			filled[n]++
+		}
+		for _, n := range d.TooLong {
+			tooLong[n]++
+		}
+	}
+	if !perFile {
+		return
+	}
+	base := filepath.Base(name)
+	if s := rowCounts(filled); s != "" {
+		res.Notes = append(res.Notes, fmt.Sprintf("%s: derived from the timestamps: %s", base, s))
+	}
+	if s := rowCounts(tooLong); s != "" {
+		res.Notes = append(res.Notes, fmt.Sprintf("%s: not derived from the timestamps (start to end longer than a year): %s", base, s))
+	}
+}
+
+// rowCounts writes "ttd of 3 rows, ttr of 1 row" (ttd first).
+func rowCounts(n map[string]int) string {
+	var parts []string
+	for _, name := range []string{"ttd", "ttr"} {
+		if n[name] > 0 {
+			parts = append(parts, fmt.Sprintf("%s of %d %s", name, n[name], plural(n[name], "row", "rows")))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
