@@ -116,3 +116,23 @@ func TestDeriveMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestDetectedAfterResolved: a known TTD above the known TTR is named,
+// an equal one or an unknown one is not.
+func TestDetectedAfterResolved(t *testing.T) {
+	for _, tc := range []struct {
+		ttd, ttr *Duration
+		want     bool
+	}{
+		{Minutes(45), Minutes(30), true}, {Minutes(30), Minutes(30), false}, {Minutes(5), Minutes(30), false},
+		{nil, Minutes(30), false}, {Minutes(45), nil, false}, {&Duration{Minutes: 45, Source: Derived}, Minutes(30), true},
+	} {
+		in := Incident{ID: "c-1", TTD: tc.ttd, TTR: tc.ttr}
+		if got := in.DetectedAfterResolved(); got != tc.want {
+			t.Errorf("ttd %v ttr %v: %v, want %v", tc.ttd, tc.ttr, got, tc.want)
+		}
+		if note := in.DetectedAfterResolvedNote(); (note != "") != tc.want || (tc.want && !strings.HasPrefix(note, "c-1: ttd ")) {
+			t.Errorf("ttd %v ttr %v: note %q", tc.ttd, tc.ttr, note)
+		}
+	}
+}

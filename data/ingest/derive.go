@@ -15,12 +15,19 @@ import (
 func canonical(res *Result, format, name string) {
 	perFile := format == csvFormat || format == "list"
 	filled, tooLong := map[string]int{}, map[string]int{}
+	var late []string
 	for _, c := range res.Incidents {
 		c.Canonical()
 		d := c.DeriveMissing()
 		if !perFile {
 			res.Notes = append(res.Notes, d.Notes(c.ID)...)
+			if n := c.DetectedAfterResolvedNote(); n != "" {
+				res.Notes = append(res.Notes, n)
+			}
 			continue
+		}
+		if c.DetectedAfterResolved() {
+			late = append(late, c.ID)
 		}
 		for _, n := range d.Filled {
 			filled[n]++
@@ -39,7 +46,14 @@ func canonical(res *Result, format, name string) {
 	if s := rowCounts(tooLong); s != "" {
 		res.Notes = append(res.Notes, fmt.Sprintf("%s: not derived from the timestamps (start to end longer than a year): %s", base, s))
 	}
+	if len(late) > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("%s: ttd above ttr (detected after resolved) in %d %s: %s; both figures are kept: check them at the source",
+			base, len(late), plural(len(late), "row", "rows"), headerList(late, maxLateNamed)))
+	}
 }
+
+// maxLateNamed bounds the ids a file's note on TTD above TTR names.
+const maxLateNamed = 10
 
 // rowCounts writes "ttd of 3 rows, ttr of 1 row" (ttd first).
 func rowCounts(n map[string]int) string {

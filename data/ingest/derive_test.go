@@ -46,3 +46,24 @@ func TestDerivationNotes(t *testing.T) {
 		})
 	}
 }
+
+// TestTTDAboveTTRNoted: a TTD above the TTR is kept, with a note naming
+// the case and the two figures (one note for a CSV file).
+func TestTTDAboveTTRNoted(t *testing.T) {
+	for name, want := range map[string]string{
+		"late.json": "late-1: ttd 45m is above ttr 30m",
+		"late.csv":  "late.csv: ttd above ttr (detected after resolved) in 1 row: late-1",
+	} {
+		body := `{"id": "late-1", "org": "Acme", "title": "Queue stalled", "ttd": {"minutes": 45, "source": "given"}, "ttr": {"minutes": 30, "source": "given"}}`
+		if strings.HasSuffix(name, ".csv") {
+			body = "id,org,title,ttd_minutes,ttr_minutes\nlate-1,Acme,Queue stalled,45,30\nok-1,Acme,Queue stalled again,5,30\n"
+		}
+		res, err := ParseChecked(Input{Name: name, Data: []byte(body)}, "")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if all := strings.Join(res.Notes, "\n"); strings.Count(all, want) != 1 || strings.Contains(all, "ok-1") {
+			t.Errorf("%s: notes lack %q once:\n%s", name, want, all)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"incidents/data/incident"
 )
@@ -127,4 +128,41 @@ func (s *Store) Check(ctx context.Context) ([]Problem, error) {
 		}
 	}
 	return out, nil
+}
+
+// Warnings lists what the stored cases say that is doubtful but kept, as
+// Problems that fail no check: cases whose time to detect is above their
+// time to resolve (Incident.DetectedAfterResolved).
+func (s *Store) Warnings(ctx context.Context) ([]Problem, error) {
+	rows, err := s.h.db.QueryContext(ctx, `SELECT id, ttd_minutes, ttr_minutes FROM core.live_incidents
+WHERE ttd_minutes IS NOT NULL AND ttr_minutes IS NOT NULL ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var late []string
+	for rows.Next() {
+		var in incident.Incident
+		var ttd, ttr float64
+		if err := rows.Scan(&in.ID, &ttd, &ttr); err != nil {
+			return nil, err
+		}
+		in.TTD, in.TTR = incident.Minutes(ttd), incident.Minutes(ttr)
+		if in.DetectedAfterResolved() {
+			late = append(late, in.ID)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(late) == 0 {
+		return nil, nil
+	}
+	named := late
+	if len(named) > 5 {
+		named = append(named[:5:5], "…")
+	}
+	return []Problem{{"ttd-above-ttr",
+		fmt.Sprintf("%d cases state a time to detect above their time to resolve, though both run from the start (%s)", len(late), strings.Join(named, ", ")),
+		"check the two figures at the source; fix them with 'incidents edit ID ttd=… ttr=…' (or leave them: they are kept as stated)"}}, nil
 }

@@ -25,7 +25,10 @@ commit record, duplicate ids, tags, sources, references and related links
 that point to missing cases, that exactly one link generation is current,
 and that every public view answers with its documented columns. Each
 problem comes with a hint; the exit status is 4 when any is found (-o csv
-and -o markdown list the problems; none: the header alone).
+and -o markdown list the problems; none: the header alone). Doubtful data
+kept as stated is a warning that fails nothing (warnings with -o json; on
+stderr with -o csv and -o markdown): cases whose time to detect is above
+their time to resolve (ttd-above-ttr).
 Rows a killed write left behind are hidden from every reader; check says
 how many (hidden_rows with -o json), and the next write or read-write open
 removes them. Commits still only in the write-ahead log FILE.wal (a write
@@ -49,6 +52,10 @@ that could not fold them into the file, or a killed one) are said too
 		if err != nil {
 			return err
 		}
+		warnings, err := s.Warnings(cmd.Context())
+		if err != nil {
+			return err
+		}
 		n, _ := s.Count(cmd.Context())
 		// Rows an interrupted write left are hidden from every reader and
 		// removed by the next read-write open: not a problem, but said.
@@ -58,7 +65,11 @@ that could not fold them into the file, or a killed one) are said too
 			if problems == nil {
 				problems = []store.Problem{}
 			}
-			if err := writeJSON(app.Stdout, map[string]any{"db": app.DBPath, "cases": n, "problems": problems, "hidden_rows": hidden, "unfolded_log_bytes": unfolded}); err != nil {
+			if warnings == nil {
+				warnings = []store.Problem{}
+			}
+			if err := writeJSON(app.Stdout, map[string]any{"db": app.DBPath, "cases": n, "problems": problems, "warnings": warnings,
+				"hidden_rows": hidden, "unfolded_log_bytes": unfolded}); err != nil {
 				return err
 			}
 		} else if len(problems) == 0 && format == FormatTable {
@@ -71,6 +82,16 @@ that could not fold them into the file, or a killed one) are said too
 			}
 		} else if err := writeRecords(app.Stdout, format, problemColumns, problems, nil); err != nil {
 			return err
+		}
+		if format != FormatJSON {
+			// doubtful data, kept as stated: said, not failed
+			w := app.Stdout
+			if format != FormatTable {
+				w = app.Stderr // the records on stdout stay the problems alone
+			}
+			for _, p := range warnings {
+				fmt.Fprintf(w, "warning: %s: %s (%s)\n", p.Check, p.Detail, p.Hint)
+			}
 		}
 		if len(problems) > 0 {
 			return dbError{fmt.Errorf("%s: %d integrity problems found", app.DBPath, len(problems))}
