@@ -7,7 +7,11 @@
 // another (ClassOf, ParentOf, Under, Incident.HasTerm), the primary term
 // of a facet (PrimaryTerm: the incidents view's root_cause), the one-line
 // fields of a case in page order (Incident.Fields), and the facet names
-// (Facets, FacetNames, FacetList).
+// (Facets, FacetNames, FacetList). Every import and edit writes a case in
+// its one form (Incident.Canonical: zero durations, the organisation by
+// NormalOrg, the date from the start) and derives the durations its times
+// give (Incident.DeriveMissing); a TTD above the TTR is named, not refused
+// (Incident.DetectedAfterResolved).
 //
 // Every other package imports this one and nothing here imports them, in the
 // spirit of a small root API that sibling packages share.

@@ -14,6 +14,12 @@
 // (recorded in its links.Recipe; DefaultK when absent). Otherwise, or for a
 // larger k, the warm index computes the answer; both give the same links.
 //
+// # Parameters
+//
+// The whole-number parameters the JSON API and the MCP tools share (k,
+// limit, offset) are refused out of range by one rule (Count, params.go),
+// with one message, never clamped.
+//
 // # Concurrency with CLI writers
 //
 // DuckDB lets one process write a database file, or several processes read
