@@ -100,21 +100,21 @@ func TestRawTextForms(t *testing.T) {
 			name: "12-hour window", text: "Summary:\n\nOn March 4, 2025, between 2:10 PM and 3:47 PM PST, card authorisations at Acme failed.\n",
 			org: "unknown", zone: "PST",
 			start: time.Date(2025, 3, 4, 14, 10, 0, 0, la), end: time.Date(2025, 3, 4, 15, 47, 0, 0, la),
-			ttr: ptr(97), idPrefix: "raw-2025-03-04-", notePart: "ttr (derived)",
+			ttr: ptr(97), idPrefix: "raw-2025-03-04-", notePart: "ttr derived from its timestamps",
 		},
 		{
 			// A start without its own marker takes the end's.
 			name: "12-hour window, one marker", text: "Summary:\n\nOn March 4, 2025, from 2:10 to 3:47 PM PST card authorisations at Acme failed.\n",
 			org: "unknown", zone: "PST",
 			start: time.Date(2025, 3, 4, 14, 10, 0, 0, la), end: time.Date(2025, 3, 4, 15, 47, 0, 0, la),
-			ttr: ptr(97), idPrefix: "raw-2025-03-04-", notePart: "ttr (derived)",
+			ttr: ptr(97), idPrefix: "raw-2025-03-04-", notePart: "ttr derived from its timestamps",
 		},
 		{
 			// ... unless that would put the start after the end.
 			name: "12-hour window across noon", text: "Summary:\n\nOn March 4, 2025, from 11:30 to 1:15 PM PST card authorisations at Acme failed.\n",
 			org: "unknown", zone: "PST",
 			start: time.Date(2025, 3, 4, 11, 30, 0, 0, la), end: time.Date(2025, 3, 4, 13, 15, 0, 0, la),
-			ttr: ptr(105), idPrefix: "raw-2025-03-04-", notePart: "ttr (derived)",
+			ttr: ptr(105), idPrefix: "raw-2025-03-04-", notePart: "ttr derived from its timestamps",
 		},
 	}
 	for _, tt := range tests {
