@@ -54,29 +54,22 @@ func createV7(t *testing.T, path string) {
 // viewColumns lists a view's columns with their types, in order.
 func viewColumns(t *testing.T, q querier, view string) []string {
 	t.Helper()
-	rows, err := q.QueryContext(context.Background(), `SELECT column_name || ' ' || data_type FROM information_schema.columns
+	return textRows(t, q, `SELECT column_name || ' ' || data_type FROM information_schema.columns
 		WHERE table_schema = 'main' AND table_name = ? ORDER BY ordinal_position`, view)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var c string
-		if err := rows.Scan(&c); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, c)
-	}
-	return out
 }
 
 // durationRows renders the durations view's rows in the columns of version
 // 7, sorted.
 func durationRows(t *testing.T, q querier, extra string) []string {
 	t.Helper()
-	rows, err := q.QueryContext(context.Background(), `SELECT concat_ws(' ', incident_id, metric, minutes, source, quarter, year, org`+extra+`)
+	return textRows(t, q, `SELECT concat_ws(' ', incident_id, metric, minutes, source, quarter, year, org`+extra+`)
 		FROM durations ORDER BY ALL`)
+}
+
+// textRows runs a query of one text column and returns its rows.
+func textRows(t *testing.T, q querier, query string, args ...any) []string {
+	t.Helper()
+	rows, err := q.QueryContext(context.Background(), query, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,6 +81,9 @@ func durationRows(t *testing.T, q querier, extra string) []string {
 			t.Fatal(err)
 		}
 		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

@@ -16,25 +16,9 @@ import (
 // the overrides_changed_at record, so that two states can be compared.
 func overrideState(t *testing.T, s *Store) string {
 	t.Helper()
-	rows, err := s.DB().Query(`SELECT from_id || ' ' || to_id || ' ' || kind || ' ' || CAST(created_at AS VARCHAR) FROM core.live_overrides
+	return strings.Join(textRows(t, s.DB(), `SELECT from_id || ' ' || to_id || ' ' || kind || ' ' || CAST(created_at AS VARCHAR) FROM core.live_overrides
 		UNION ALL SELECT 'overrides_changed_at ' || coalesce(CAST(overrides_changed_at AS VARCHAR), 'NULL') FROM core.watermark
-		ORDER BY 1`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var r string
-		if err := rows.Scan(&r); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(out, "\n")
+		ORDER BY 1`), "\n")
 }
 
 // overriddenStore holds three cases, a pin A-B and a "not" A-C, and a link
