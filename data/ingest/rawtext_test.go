@@ -116,6 +116,23 @@ func TestRawTextForms(t *testing.T) {
 			start: time.Date(2025, 3, 4, 11, 30, 0, 0, la), end: time.Date(2025, 3, 4, 13, 15, 0, 0, la),
 			ttr: ptr(105), idPrefix: "raw-2025-03-04-", notePart: "ttr derived from its timestamps",
 		},
+		{
+			// ISO 8601 stamps ("2025-05-20T03:10:00+10:00", "…Z") were not
+			// read at all: no word boundary between the day and the T.
+			name: "ISO 8601 stamps", text: "Incident Report\n\nSummary:\n\nCard authorisations at Acme failed for customers.\n\n" +
+				"Incident Start: 2025-05-20T03:10:00+10:00\nIncident End: 2025-05-19T18:25Z\n",
+			org: "unknown", zone: "UTC",
+			start: time.Date(2025, 5, 19, 17, 10, 0, 0, time.UTC), end: time.Date(2025, 5, 19, 18, 25, 0, 0, time.UTC),
+			ttr: ptr(75), idPrefix: "raw-2025-05-19-", notePart: "ttr derived from its timestamps",
+		},
+		{
+			// A stamp without an offset is in the text's zone.
+			name: "ISO 8601 stamp without offset", text: "Summary:\n\nCard authorisations at Acme failed (all times in UTC).\n\n" +
+				"Incident Start: 2025-05-20T03:10:00\nIncident End: 2025-05-20T04:00:30.5\n",
+			org: "unknown", zone: "UTC",
+			start: time.Date(2025, 5, 20, 3, 10, 0, 0, time.UTC), end: time.Date(2025, 5, 20, 4, 0, 0, 0, time.UTC),
+			ttr: ptr(50), idPrefix: "raw-2025-05-20-", notePart: "ttr derived from its timestamps",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

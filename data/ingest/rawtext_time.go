@@ -48,8 +48,10 @@ func extractTimeline(name, text string) (*timeline, error) { return readTimeline
 // between 12:17 and 12:30 UTC", "alerted … at 09:17", "Duration: 10 hrs,
 // 47 minutes"). Times without a zone use the zone the text states for all
 // times ("(All Times US/Pacific)"), else the first zone written after a
-// clock time, else def (named defZone) when given, else UTC.
+// clock time, else def (named defZone) when given, else UTC. ISO 8601
+// stamps are read as plainISOStamps writes them.
 func readTimeline(name, text string, def *time.Location, defZone string) (*timeline, error) {
+	text = plainISOStamps(text)
 	tl := &timeline{}
 	switch {
 	case allTimesZone.MatchString(text):
