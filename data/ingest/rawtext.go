@@ -218,6 +218,8 @@ func parseRawText(in Input) (*Result, error) {
 	subject, body, email := emailMessage(text)
 	if email {
 		text = body
+	} else {
+		subject = ""
 	}
 	lines := splitLines(text)
 	secs := rawSections(lines)
@@ -229,32 +231,8 @@ func parseRawText(in Input) (*Result, error) {
 		c.Org, orgSlug, orgFrom = in.Opts.Org, slugOf(in.Opts.Org), " (--org)"
 	}
 	org = c.Org
-	var bullets []string
-	for _, s := range secs {
-		h := strings.ToLower(s.heading)
-		switch {
-		case (h == "summary" || h == "incident summary" || h == "overview") && c.Summary == "" && len(s.paras) > 0:
-			c.Summary = s.paras[0]
-		case (h == "root cause" || h == "root causes" || h == "cause") && c.RootCause == "" && len(s.paras) > 0:
-			c.RootCause = strings.Join(s.paras, "\n\n")
-		case strings.Contains(h, "remediation") || strings.Contains(h, "prevention") || strings.Contains(h, "action"):
-			for _, p := range s.paras {
-				if m := bulletLine.FindStringSubmatch(p); m != nil {
-					bullets = append(bullets, m[1])
-				}
-			}
-		}
-	}
-	c.ActionItems = bullets
-	c.Title = rawTitle(c.Summary, secs)
-	if h := noteTitle(secs); h != "" {
-		c.Title = h
-	} else if h := labelledTitle(lines); h != "" {
-		c.Title = h
-	}
-	if email && subject != "" {
-		c.Title = shorten(subject, maxTitle)
-	}
+	readRawSections(c, secs)
+	c.Title = rawTextTitle(c.Summary, secs, lines, subject)
 	if c.Title == "" {
 		return nil, inputError(incident.ErrMissing, in.Name, 0, "no sentence to take a title from").WithField("title")
 	}
@@ -277,6 +255,54 @@ func parseRawText(in Input) (*Result, error) {
 	} else {
 		c.ID = fmt.Sprintf("%s-%s", orgSlug, shortHash(in.Data, 10))
 	}
+	note := rawNote(c, tl, org+orgFrom, org == "unknown", email)
+	notes := []string{note}
+	for _, w := range tl.warnings {
+		notes = append(notes, c.ID+": "+w)
+	}
+	return &Result{Incidents: []*incident.Incident{c}, Notes: notes, Lines: []int{1}}, nil
+}
+
+// readRawSections gives c the summary, root cause and action items its
+// sections hold.
+func readRawSections(c *incident.Incident, secs []rawSection) {
+	var bullets []string
+	for _, s := range secs {
+		h := strings.ToLower(s.heading)
+		switch {
+		case (h == "summary" || h == "incident summary" || h == "overview") && c.Summary == "" && len(s.paras) > 0:
+			c.Summary = s.paras[0]
+		case (h == "root cause" || h == "root causes" || h == "cause") && c.RootCause == "" && len(s.paras) > 0:
+			c.RootCause = strings.Join(s.paras, "\n\n")
+		case strings.Contains(h, "remediation") || strings.Contains(h, "prevention") || strings.Contains(h, "action"):
+			for _, p := range s.paras {
+				if m := bulletLine.FindStringSubmatch(p); m != nil {
+					bullets = append(bullets, m[1])
+				}
+			}
+		}
+	}
+	c.ActionItems = bullets
+}
+
+// rawTextTitle is an email's Subject, else the note's own heading, else a
+// labelled first line, else the first summary sentence (rawTitle).
+func rawTextTitle(summary string, secs []rawSection, lines []string, subject string) string {
+	if subject != "" {
+		return shorten(subject, maxTitle)
+	}
+	if h := noteTitle(secs); h != "" {
+		return h
+	}
+	if h := labelledTitle(lines); h != "" {
+		return h
+	}
+	return rawTitle(summary, secs)
+}
+
+// rawNote is the ingest note of a raw-text case: what its timeline gave,
+// its region and organisation, and whether it was read as an email.
+func rawNote(c *incident.Incident, tl *timeline, org string, unnamed, email bool) string {
 	note := c.ID + ": "
 	if len(tl.notes) > 0 {
 		note += "extracted " + strings.Join(tl.notes, ", ")
@@ -286,18 +312,14 @@ func parseRawText(in Input) (*Result, error) {
 	if c.Region != "" {
 		note += "; region " + c.Region
 	}
-	note += "; org " + org + orgFrom
-	if org == "unknown" {
+	note += "; org " + org
+	if unnamed {
 		note += " (not named in text)"
 	}
 	if email {
 		note += "; read as an email: title from its Subject, headers and signature left out"
 	}
-	notes := []string{note}
-	for _, w := range tl.warnings {
-		notes = append(notes, c.ID+": "+w)
-	}
-	return &Result{Incidents: []*incident.Incident{c}, Notes: notes, Lines: []int{1}}, nil
+	return note
 }
 
 // noteTitle is the text of a note's first heading when it is a "#"
