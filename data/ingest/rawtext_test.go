@@ -126,6 +126,26 @@ func TestRawTextForms(t *testing.T) {
 			ttr: ptr(75), idPrefix: "raw-2025-05-19-", notePart: "ttr derived from its timestamps",
 		},
 		{
+			// A window over several days, each end with its date.
+			name: "dated span over days", text: "Summary:\n\nFrom 2025-08-11 06:00 UTC to 2025-08-13 18:30 UTC, exports at Acme were delayed.\n",
+			org: "unknown", zone: "UTC",
+			start: time.Date(2025, 8, 11, 6, 0, 0, 0, time.UTC), end: time.Date(2025, 8, 13, 18, 30, 0, 0, time.UTC),
+			ttr: ptr(2*24*60 + 12*60 + 30), idPrefix: "raw-2025-08-11-", notePart: "ttr derived from its timestamps",
+		},
+		{
+			// Between two ISO 8601 stamps; between written dates, one zone for both ends.
+			name: "dated span of ISO stamps", text: "Summary:\n\nBetween 2025-05-20T03:10+10:00 and 2025-05-20T04:25+10:00 card payments at Acme failed.\n",
+			org: "unknown", zone: "UTC",
+			start: time.Date(2025, 5, 19, 17, 10, 0, 0, time.UTC), end: time.Date(2025, 5, 19, 18, 25, 0, 0, time.UTC),
+			ttr: ptr(75), idPrefix: "raw-2025-05-19-", notePart: "ttr derived from its timestamps",
+		},
+		{
+			name: "dated span of written dates", text: "Summary:\n\nBetween August 11, 2025 at 6:00 PM and August 12, 2025 at 1:30 AM PDT, logins at Acme failed.\n",
+			org: "unknown", zone: "PDT",
+			start: time.Date(2025, 8, 11, 18, 0, 0, 0, la), end: time.Date(2025, 8, 12, 1, 30, 0, 0, la),
+			ttr: ptr(450), idPrefix: "raw-2025-08-11-", notePart: "ttr derived from its timestamps",
+		},
+		{
 			// A stamp without an offset is in the text's zone.
 			name: "ISO 8601 stamp without offset", text: "Summary:\n\nCard authorisations at Acme failed (all times in UTC).\n\n" +
 				"Incident Start: 2025-05-20T03:10:00\nIncident End: 2025-05-20T04:00:30.5\n",

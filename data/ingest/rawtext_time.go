@@ -93,6 +93,9 @@ func readTimeline(name, text string, def *time.Location, defZone string) (*timel
 		}
 	}
 	if tl.start == nil {
+		tl.fromDatedSpan(text)
+	}
+	if tl.start == nil {
 		tl.fromSpan(text)
 	}
 	if tl.start == nil {
