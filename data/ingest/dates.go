@@ -10,13 +10,21 @@ import (
 
 const monthRE = `(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)`
 
+// The full dates prose writes, each with its year, month and day as
+// groups: "14 Jun 2022", "January 24, 2023", "2022-06-14".
+const (
+	dmyRE    = `(\d{1,2})(?:st|nd|rd|th)?\s+` + monthRE + `\.?,?\s+(\d{4})`
+	mdyRE    = monthRE + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})`
+	isoDayRE = `(\d{4})-(\d{2})-(\d{2})`
+)
+
 var (
 	// "14 Jun 2022", "18 Nov. 2025", "4th October, 2023"
-	dateDMY = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+` + monthRE + `\.?,?\s+(\d{4})\b`)
+	dateDMY = regexp.MustCompile(`\b` + dmyRE + `\b`)
 	// "January 24, 2023", "January 13th, 2022", "May 4th 2019"
-	dateMDY = regexp.MustCompile(`\b` + monthRE + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
+	dateMDY = regexp.MustCompile(`\b` + mdyRE + `\b`)
 	// "2022-06-14"
-	dateISO = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
+	dateISO = regexp.MustCompile(`\b` + isoDayRE + `\b`)
 	// "14.02.2025": a date written with dots puts the day first
 	dateDots = regexp.MustCompile(`\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b`)
 	// "November 2018"

@@ -3,7 +3,6 @@ package ingest
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"time"
 )
 
@@ -23,11 +22,7 @@ func plainISOStamps(text string) string {
 	}
 	return isoStamp.ReplaceAllStringFunc(text, func(m string) string {
 		p := isoStamp.FindStringSubmatch(m)
-		n := make([]int, 5)
-		for i := range n {
-			n[i], _ = strconv.Atoi(p[i+1])
-		}
-		y, mo, d, hh, mm := n[0], n[1], n[2], n[3], n[4]
+		y, mo, d, hh, mm := atoi(p[1]), atoi(p[2]), atoi(p[3]), atoi(p[4]), atoi(p[5])
 		if !validCivil(y, mo, d) || hh > 23 || mm > 59 {
 			return m
 		}
@@ -56,10 +51,9 @@ func isoOffset(s string) (int, bool) {
 	if len(digits) == 5 { // "05:30"
 		digits = digits[:2] + digits[3:]
 	}
-	h, _ := strconv.Atoi(digits[:2])
-	m := 0
+	h, m := atoi(digits[:2]), 0
 	if len(digits) == 4 {
-		m, _ = strconv.Atoi(digits[2:])
+		m = atoi(digits[2:])
 	}
 	if h > 23 || m > 59 {
 		return 0, false

@@ -4,7 +4,7 @@ import "regexp"
 
 // spanDay is a full date as a dated window writes it: "2025-08-11",
 // "11 August 2025", "August 11, 2025".
-const spanDay = `(?:\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\s+` + monthRE + `\.?,?\s+\d{4}|` + monthRE + `\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})`
+const spanDay = `(?:` + isoDayRE + `|` + dmyRE + `|` + mdyRE + `)`
 
 // datedSpan is a window whose two ends each carry their date: "from
 // 2025-08-11 06:00 UTC to 2025-08-13 18:00 UTC", "between 11 August 2025
