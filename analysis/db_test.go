@@ -399,3 +399,33 @@ func TestOrgGroupIgnoresCase(t *testing.T) {
 		t.Errorf("--org acme counts %d cases, the Acme group %d", one.Cases, got["Acme/Acme"])
 	}
 }
+
+// TestOrgOldSpelling: a case stored before organisations were stored
+// trimmed, with single spaces (its org " Acme\u00a0 Widgets "), is found
+// by --org "acme widgets" and grouped with the cases stored since, as the
+// engine's own filter finds it (store.OrgKeySQL, incident.OrgKey).
+func TestOrgOldSpelling(t *testing.T) {
+	var cases []*incident.Incident
+	for i := range 3 {
+		cases = append(cases, &incident.Incident{ID: fmt.Sprintf("W-%d", i), Org: "Acme Widgets", Title: "case", Date: "2024-05-01", TTR: incident.Minutes(float64(10 * (i + 1)))})
+	}
+	db := openWith(t, cases)
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, `UPDATE core.incidents SET org = ? WHERE id = 'W-0'`, " Acme\u00a0 Widgets "); err != nil {
+		t.Fatal(err)
+	}
+	one, err := Stats(ctx, db, Query{Org: "acme  widgets"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Cases != 3 {
+		t.Errorf("--org 'acme  widgets' counts %d cases, want 3 (the old spelling included)", one.Cases)
+	}
+	tab, err := Stats(ctx, db, Query{By: "org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Rows) != 1 || tab.Rows[0].N != 3 {
+		t.Errorf("org groups = %+v, want one group of 3", tab.Rows)
+	}
+}

@@ -139,7 +139,7 @@ func (q Query) where() (string, []any) {
 		conds, args = append(conds, "day <= CAST(? AS DATE)"), append(args, q.Until)
 	}
 	if q.Org != "" {
-		conds, args = append(conds, "lower(org) = lower(?)"), append(args, q.Org)
+		conds, args = append(conds, store.OrgKeySQL("org")+" = lower(?)"), append(args, q.Org)
 	}
 	if q.Quarter != "" {
 		conds, args = append(conds, "quarter = ?"), append(args, q.Quarter)
@@ -172,9 +172,9 @@ func (q Query) groupSQL(withOverall bool) (string, []any) {
 		// Organisations match ignoring case, as --org and the summary's
 		// count do: one group per lower(org), under the spelling most of
 		// its cases use (the first in byte order on a tie).
-		g = `WITH sp AS (SELECT lower(org) AS k, org, count(*) AS c FROM ` + casesTable + ` WHERE org IS NOT NULL GROUP BY ALL),
+		g = `WITH sp AS (SELECT ` + store.OrgKeySQL("org") + ` AS k, org, count(*) AS c FROM ` + casesTable + ` WHERE org IS NOT NULL GROUP BY ALL),
 pick AS (SELECT k, list(org ORDER BY c DESC, org)[1] AS grp FROM sp GROUP BY k)
-SELECT i.id, pick.grp FROM ` + casesTable + ` i JOIN pick ON pick.k = lower(i.org)`
+SELECT i.id, pick.grp FROM ` + casesTable + ` i JOIN pick ON pick.k = ` + store.OrgKeySQL("i.org")
 	case "quarter", "year":
 		g = fmt.Sprintf("SELECT id, CAST(%s AS VARCHAR) AS grp FROM "+casesTable+" WHERE %s IS NOT NULL", q.By, q.By)
 	case RootCauseClass:

@@ -87,7 +87,7 @@ func resolveOrg(ctx context.Context, db *sql.DB, org string) (string, error) {
 		return "", nil
 	}
 	var name string
-	err := db.QueryRowContext(ctx, `SELECT org FROM incidents WHERE lower(org) = lower(?) GROUP BY org ORDER BY count(*) DESC, org LIMIT 1`, org).Scan(&name)
+	err := db.QueryRowContext(ctx, `SELECT org FROM incidents WHERE `+store.OrgKeySQL("org")+` = lower(?) GROUP BY org ORDER BY count(*) DESC, org LIMIT 1`, org).Scan(&name)
 	if err == sql.ErrNoRows {
 		return "", &incident.Error{Kind: incident.ErrNotFound, Field: "org", Msg: fmt.Sprintf("no case of organisation %q", org),
 			Hint: "see the organisations with 'incidents stats --by org'"}
@@ -128,7 +128,7 @@ func pickQuarter(ctx context.Context, db *sql.DB, opts Options, org string) (ana
 
 // latestOrgQuarter is LatestCompleteQuarter for one organisation.
 func latestOrgQuarter(ctx context.Context, db *sql.DB, org string, opts Options) (string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT DISTINCT quarter FROM incidents WHERE `+store.ColCounted+` AND quarter IS NOT NULL AND org = ? ORDER BY quarter DESC`, org)
+	rows, err := db.QueryContext(ctx, `SELECT DISTINCT quarter FROM incidents WHERE `+store.ColCounted+` AND quarter IS NOT NULL AND `+store.OrgKeySQL("org")+` = lower(?) ORDER BY quarter DESC`, org)
 	if err != nil {
 		return "", err
 	}
@@ -182,7 +182,7 @@ func orgCond(alias, org string) (string, []any) {
 	if org == "" {
 		return "", nil
 	}
-	return " AND " + alias + ".org = ?", []any{org}
+	return " AND " + store.OrgKeySQL(alias+".org") + " = lower(?)", []any{org}
 }
 
 func inList(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }

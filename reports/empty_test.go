@@ -100,3 +100,25 @@ func TestBuildRefusesEmptyQuarter(t *testing.T) {
 		t.Fatalf("without RefuseEmpty: %v, %+v", err, r)
 	}
 }
+
+// TestBuildOrgEverySpelling: an organisation's report counts every case of
+// it, whatever case or spacing each was stored with: "Acme" and "acme",
+// and one stored before organisations were stored trimmed with single
+// spaces. The report counted only the most common spelling.
+func TestBuildOrgEverySpelling(t *testing.T) {
+	ctx := context.Background()
+	st := smallStore(t, dated("A-1", "Acme", "2023-07-10"), dated("A-2", "Acme", "2023-08-02"),
+		dated("A-3", "acme", "2023-08-20"), dated("A-4", "Acme", "2023-09-01"), dated("G-1", "Globex", "2023-09-03"))
+	if _, err := st.DB().ExecContext(ctx, `UPDATE core.incidents SET org = '  ACME ' WHERE id = 'A-4'`); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"", "2023Q3"} {
+		r, err := Build(ctx, st, Options{Org: "acme", Quarter: q, Now: time.Date(2024, 1, 5, 0, 0, 0, 0, time.UTC)})
+		if err != nil {
+			t.Fatalf("quarter %q: %v", q, err)
+		}
+		if r.Headline.Incidents != 4 {
+			t.Errorf("quarter %q: the report of acme counts %d incidents, want 4", q, r.Headline.Incidents)
+		}
+	}
+}

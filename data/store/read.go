@@ -302,7 +302,7 @@ func (f Filter) sql() (string, []any, error) {
 		args = append(args, d)
 	}
 	if f.Org != "" {
-		conds = append(conds, "lower(i.org) = lower(?)")
+		conds = append(conds, OrgKeySQL("i.org")+" = lower(?)")
 		args = append(args, incident.NormalOrg(f.Org))
 	}
 	if len(f.IDs) > 0 {

@@ -64,6 +64,18 @@ func TestListFilters(t *testing.T) {
 	if got, _ := s.Count(ctx); got != 5 {
 		t.Fatalf("count %d", got)
 	}
+	// A case stored before organisations were stored trimmed, with single
+	// spaces, is found by the spelling it has today, and counted as one
+	// organisation with it (OrgKeySQL).
+	if _, err := s.DB().ExecContext(ctx, `UPDATE core.incidents SET org = ' GOOGLE ' WHERE id = 'C'`); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(Filter{Org: "google"}); !reflect.DeepEqual(got, []string{"A", "C"}) {
+		t.Errorf("org filter over an old spelling: %v, want [A C]", got)
+	}
+	if sm, err := s.Summary(ctx); err != nil || sm.Orgs != 3 {
+		t.Errorf("summary counts %v organisations (err %v), want 3", sm.Orgs, err)
+	}
 	// List returns tags and hashes like Get.
 	l, _ := s.List(ctx, Filter{IDs: []string{"A"}})
 	g, _ := s.Get(ctx, "A")

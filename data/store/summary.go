@@ -47,7 +47,7 @@ type FacetCoverage struct {
 func (s *Store) Summary(ctx context.Context) (*Summary, error) {
 	var sm Summary
 	var first, last, fq, lq sql.NullString
-	err := s.h.db.QueryRowContext(ctx, `SELECT count(*), count(DISTINCT lower(org)), min(date) FILTER (WHERE day = (SELECT min(day) FROM core.live_incidents)),
+	err := s.h.db.QueryRowContext(ctx, `SELECT count(*), count(DISTINCT `+OrgKeySQL("org")+`), min(date) FILTER (WHERE day = (SELECT min(day) FROM core.live_incidents)),
 		max(date) FILTER (WHERE day = (SELECT max(day) FROM core.live_incidents)), count(*) FILTER (WHERE day IS NULL),
 		count(DISTINCT year), count(DISTINCT quarter), min(quarter), max(quarter),
 		count(ttd_minutes), count(ttr_minutes), count(*) FILTER (WHERE ttd_source = 'derived'), count(*) FILTER (WHERE ttr_source = 'derived')
