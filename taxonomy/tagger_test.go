@@ -318,3 +318,34 @@ func TestCICDNeedsCI(t *testing.T) {
 		}
 	}
 }
+
+// TestHardwareFaultNeedsAnEvent: weather, fire and water start an incident
+// as a hardware fault only when the sentence tells of the physical event;
+// a storm of retries, evictions or redistributions, alerts that fire and a
+// flood of requests do not (each was once tagged a hardware fault).
+func TestHardwareFaultNeedsAnEvent(t *testing.T) {
+	tg := Shipped()
+	for _, c := range []struct {
+		title, text string
+		want        bool
+	}{
+		{"Cache nodes thrashing", "A memory eviction storm emptied the cache tier.", false},
+		{"Shard rebalancing overloaded the metadata service", "The redistribution storm saturated every node.", false},
+		{"Checkout errors", "The alerts did not fire until an hour later, when a flood of requests arrived.", false},
+		{"Pager noise", "The latency alert will fire in a few minutes and page the on-call.", false},
+		{"Power lost in one region", "A severe electrical storm cut utility power to the data center.", true},
+		{"Exchange outage", "A fire at a telephone exchange damaged the power infrastructure.", true},
+		{"Rack failures", "Flooding in the basement of the facility shorted two power feeds.", true},
+		{"Cooling failure", "During a heatwave the chillers could not keep up.", true},
+	} {
+		has := false
+		for _, tag := range tg.Tag(&incident.Incident{ID: "x", Title: c.title, Narrative: c.text}) {
+			if tag.Facet == incident.Trigger && tag.Term == "hardware-fault" {
+				has = true
+			}
+		}
+		if has != c.want {
+			t.Errorf("%q / %q: hardware-fault trigger %v, want %v", c.title, c.text, has, c.want)
+		}
+	}
+}
