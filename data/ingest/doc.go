@@ -26,6 +26,9 @@
 //   - html: a web page saved from the browser or exported (blog post,
 //     status page, Confluence, Google Docs): the text a reader sees, read
 //     as rawtext, with title, organisation, URL and date from the page.
+//   - statuspage: a hosted status page's incidents feed (the Statuspage
+//     API's incidents.json, or one {"incident": …}): one case per incident,
+//     its updates in time order as the narrative (statuspage.go).
 //
 // Plain notes (.md or .txt without front matter) are read as rawtext.
 // Options (LoadWith) carry what files do not say: --org, --id-prefix,

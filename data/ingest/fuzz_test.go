@@ -137,3 +137,12 @@ func FuzzHTML(f *testing.F) {
 	f.Add(append([]byte("\xef\xbb\xbf"), charsetPage(`<meta charset="iso-2022-jp">`, "<p>\x1b$B$3\x1b(B</p>")...))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzParser(t, "html", data) })
 }
+
+func FuzzStatuspage(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("testdata", "statuspage", "incidents.json")); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte(`{"incident":{"id":"a","name":"n","impact":"none","created_at":"2024-01-01T00:00:00Z","incident_updates":[{"status":"resolved","body":"b"}]}}`))
+	f.Add([]byte(`{"page":{"name":"P"},"incidents":[{"id":"a","name":"n","resolved_at":"2024-01-01T00:00:00Z","started_at":"2024-01-02T00:00:00Z","incident_updates":[]},{"id":"a","name":"m","updated_at":"z"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParser(t, statuspageFormat, data) })
+}
