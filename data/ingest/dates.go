@@ -11,7 +11,8 @@ import (
 const monthRE = `(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)`
 
 // The full dates prose writes, each with its year, month and day as
-// groups: "14 Jun 2022", "January 24, 2023", "2022-06-14".
+// groups: "14 Jun 2022", "January 24, 2023", "2022-06-14". (French,
+// German and Spanish dates: dates_lang.go.)
 const (
 	dmyRE    = `(\d{1,2})(?:st|nd|rd|th)?\s+` + monthRE + `\.?,?\s+(\d{4})`
 	mdyRE    = monthRE + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})`
@@ -51,6 +52,9 @@ func (c civil) String() string {
 
 func monthNum(s string) int {
 	s = strings.ToLower(strings.TrimSuffix(s, "."))
+	if m, ok := foreignMonths[s]; ok {
+		return m
+	}
 	if len(s) < 3 {
 		return 0
 	}
@@ -93,6 +97,9 @@ func findDay(s string) (c civil, end int, ok bool) {
 	if hasMonthName(s) {
 		try(dateDMY, func(m []string) (int, int, int) { return atoi(m[3]), monthNum(m[2]), atoi(m[1]) })
 		try(dateMDY, func(m []string) (int, int, int) { return atoi(m[3]), monthNum(m[1]), atoi(m[2]) })
+	}
+	if hasForeignMonth(s) {
+		try(dateDMYForeign, func(m []string) (int, int, int) { return atoi(m[3]), monthNum(m[2]), atoi(m[1]) })
 	}
 	if strings.Contains(s, "-") {
 		try(dateISO, func(m []string) (int, int, int) { return atoi(m[1]), atoi(m[2]), atoi(m[3]) })

@@ -215,7 +215,7 @@ func parseRawText(in Input) (*Result, error) {
 		return nil, inputError(incident.ErrTooLarge, in.Name, 0, "the text of %d bytes is over the %d-byte limit of a narrative", n, incident.MaxTextBytes).
 			WithField("narrative").WithHint("keep the postmortem itself, or split it")
 	}
-	subject, body, email := emailMessage(text)
+	subject, body, sent, email := emailMessage(text)
 	if email {
 		text = body
 	} else {
@@ -242,7 +242,13 @@ func parseRawText(in Input) (*Result, error) {
 	} else {
 		c.Region = mostFrequent(regionPattern.FindAllString(text, -1))
 	}
-	tl, err := extractTimeline(in.Name, text)
+	// An email's body may write its dates without the year: the mail's
+	// own date lends it (withYears), to the timeline alone.
+	timeText, lent := text, []string(nil)
+	if email {
+		timeText, lent = withYears(text, sent)
+	}
+	tl, err := extractTimeline(in.Name, timeText)
 	if err != nil {
 		return nil, err
 	}
@@ -257,6 +263,9 @@ func parseRawText(in Input) (*Result, error) {
 	}
 	note := rawNote(c, tl, org+orgFrom, org == "unknown", email)
 	notes := []string{note}
+	if len(lent) > 0 {
+		notes = append(notes, fmt.Sprintf("%s: dates without a year read in the year the email was sent (%s): %s", c.ID, sent, strings.Join(lent, ", ")))
+	}
 	for _, w := range tl.warnings {
 		notes = append(notes, c.ID+": "+w)
 	}

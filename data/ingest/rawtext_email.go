@@ -9,7 +9,9 @@ import (
 // (From:, To:, Date:, Subject:), a blank line, the body, and a signature
 // after a "-- " line. The Subject is the title; the headers and the
 // signature are not the narrative; the Date header says when the mail was
-// sent, not when the incident happened, so it dates nothing.
+// sent, not when the incident happened, so it dates nothing itself: it
+// only lends its year to dates the body writes without one ("on 14
+// March"), see withYears.
 
 // mailHeaderNames are the header fields that mark an email.
 var mailHeaderNames = map[string]bool{
@@ -23,11 +25,12 @@ var mailHeaderLine = regexp.MustCompile(`^([A-Za-z][A-Za-z-]{0,40}):[ \t]*(.*)$`
 // subjectTags are what mail clients and lists put before a subject.
 var subjectTags = regexp.MustCompile(`(?i)^\s*(?:(?:re|fwd?|aw|wg|tr)\s*:|\[[^\]]{1,40}\])\s*`)
 
-// emailMessage splits text that opens with email headers into its subject
-// and its body without the signature; ok is false for any other text. The
-// header block must hold a From or a Subject and two known header fields,
-// and end at a blank line.
-func emailMessage(text string) (subject, body string, ok bool) {
+// emailMessage splits text that opens with email headers into its subject,
+// its body without the signature and the day it was sent (the Date or
+// Sent header, when it gives a full date); ok is false for any other text.
+// The header block must hold a From or a Subject and two known header
+// fields, and end at a blank line.
+func emailMessage(text string) (subject, body string, sent civil, ok bool) {
 	lines := strings.Split(strings.TrimLeft(text, "\ufeff \t\r\n"), "\n")
 	known, fromOrSubject, end := 0, false, -1
 	last := ""
@@ -44,7 +47,7 @@ func emailMessage(text string) (subject, body string, ok bool) {
 		}
 		m := mailHeaderLine.FindStringSubmatch(l)
 		if m == nil {
-			return "", "", false
+			return "", "", civil{}, false
 		}
 		last = strings.ToLower(m[1])
 		if mailHeaderNames[last] {
@@ -56,10 +59,14 @@ func emailMessage(text string) (subject, body string, ok bool) {
 			fromOrSubject = true
 		case "from":
 			fromOrSubject = true
+		case "date", "sent":
+			if c, _, ok := findDay(m[2]); ok && sent.y == 0 {
+				sent = c
+			}
 		}
 	}
 	if end < 0 || known < 2 || !fromOrSubject {
-		return "", "", false
+		return "", "", civil{}, false
 	}
 	rest := lines[end+1:]
 	// The signature: from the last "-- " line, when it is near the end.
@@ -78,7 +85,7 @@ func emailMessage(text string) (subject, body string, ok bool) {
 	}
 	body = strings.TrimSpace(strings.Join(rest, "\n"))
 	if body == "" {
-		return "", "", false // headers alone: keep the text as it is
+		return "", "", civil{}, false // headers alone: keep the text as it is
 	}
-	return strings.Join(strings.Fields(subject), " "), body, true
+	return strings.Join(strings.Fields(subject), " "), body, sent, true
 }

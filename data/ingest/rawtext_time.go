@@ -10,13 +10,13 @@ import (
 	"incidents/data/incident"
 )
 
-const zoneRE = `(US/[A-Za-z]+|(?:America|Europe|Asia|Australia|Africa|Pacific)/[A-Za-z_]+|UTC|GMT|PDT|PST|PT|EDT|EST|ET|CDT|CST|CT|MDT|MST|BST|CEST|CET|EEST|EET|IST|SGT|JST|KST|AEST|AEDT|NZST|NZDT)`
+const zoneRE = `(US/[A-Za-z]+|(?:America|Europe|Asia|Australia|Africa|Pacific)/[A-Za-z_]+|UTC|GMT|PDT|PST|PT|EDT|EST|ET|CDT|CST|CT|MDT|MST|BST|CEST|CET|MESZ|MEZ|EEST|EET|IST|SGT|JST|KST|AEST|AEDT|NZST|NZDT)`
 
 var (
 	allTimesZone = regexp.MustCompile(`(?i)\(All Times (?:in )?` + zoneRE + `\)`)
 	clockZone    = regexp.MustCompile(`\b\d{1,2}:\d{2}\s*(?:[AaPp]\.?[Mm]\.?\s*)?` + zoneRE + `\b`)
 	anyZone      = regexp.MustCompile(`\b(US/[A-Za-z]+|UTC|GMT)\b`)
-	clockRE      = regexp.MustCompile(`\b(\d{1,2}:\d{2})(?::\d{2})?\s*([AaPp]\.?[Mm]\.?)?(?:\s*\(?` + zoneRE + `\)?)?`)
+	clockRE      = regexp.MustCompile(`\b(\d{1,2}:\d{2})(?::\d{2})?\s*([AaPp]\.?[Mm]\.?)?(?:\s*Uhr)?(?:\s*\(?` + zoneRE + `\)?)?`)
 	startLine    = regexp.MustCompile(`(?im)^[ \t]*Incident Start(?:ed)?:[ \t]*(.+?)[ \t]*$`)
 	endLine      = regexp.MustCompile(`(?im)^[ \t]*Incident End(?:ed)?:[ \t]*(.+?)[ \t]*$`)
 	durationLine = regexp.MustCompile(`(?im)^[ \t]*(?:Total[ \t]+)?Duration:[ \t]*(.+?)[ \t]*$`)
@@ -51,7 +51,7 @@ func extractTimeline(name, text string) (*timeline, error) { return readTimeline
 // clock time, else def (named defZone) when given, else UTC. ISO 8601
 // stamps are read as plainISOStamps writes them.
 func readTimeline(name, text string, def *time.Location, defZone string) (*timeline, error) {
-	text = plainISOStamps(text)
+	text = plainFrenchClocks(plainISOStamps(text))
 	tl := &timeline{}
 	switch {
 	case allTimesZone.MatchString(text):

@@ -19,6 +19,7 @@ var zoneNames = map[string]string{
 	"US/EASTERN": "America/New_York", "ET": "America/New_York", "EDT": "America/New_York", "EST": "America/New_York",
 	"UTC": "UTC", "GMT": "UTC", "Z": "UTC", "ZULU": "UTC",
 	"BST": "Europe/London", "WET": "Europe/Lisbon", "CET": "Europe/Berlin", "CEST": "Europe/Berlin",
+	"MEZ": "Europe/Berlin", "MESZ": "Europe/Berlin", "HNEC": "Europe/Paris", "HAEC": "Europe/Paris",
 	"EET": "Europe/Helsinki", "EEST": "Europe/Helsinki", "IST": "Asia/Kolkata", "SGT": "Asia/Singapore",
 	"JST": "Asia/Tokyo", "KST": "Asia/Seoul", "AEST": "Australia/Sydney", "AEDT": "Australia/Sydney",
 	"NZST": "Pacific/Auckland", "NZDT": "Pacific/Auckland",

@@ -1,0 +1,157 @@
+package ingest
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Dates in French, German and Spanish: "14 février 2025", "le 1er mars
+// 2025", "14. Februar 2025", "3 de marzo de 2025", read by findDay beside
+// the English ones. Month names match in any case, since these languages
+// write them in lower case.
+
+// foreignMonths are the month names and usual abbreviations of French,
+// German and Spanish dates, in lower case, accented and plain. Names the
+// English expression already reads ("April", "August", "September",
+// "November") are left to it.
+var foreignMonths = map[string]int{
+	"janvier": 1, "janv": 1, "février": 2, "fevrier": 2, "févr": 2, "fevr": 2, "mars": 3, "avril": 4, "avr": 4,
+	"mai": 5, "juin": 6, "juillet": 7, "juil": 7, "août": 8, "aout": 8, "septembre": 9, "octobre": 10,
+	"novembre": 11, "décembre": 12, "decembre": 12, "déc": 12,
+	"januar": 1, "jänner": 1, "februar": 2, "märz": 3, "maerz": 3, "mär": 3, "juni": 6, "juli": 7,
+	"oktober": 10, "okt": 10, "dezember": 12, "dez": 12,
+	"enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7, "agosto": 8,
+	"septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12,
+}
+
+// foreignMonthRE is the alternation of foreignMonths, longest first, in
+// any case.
+var foreignMonthRE = func() string {
+	names := make([]string, 0, len(foreignMonths))
+	for n := range foreignMonths {
+		names = append(names, regexp.QuoteMeta(n))
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if len(names[i]) != len(names[j]) {
+			return len(names[i]) > len(names[j])
+		}
+		return names[i] < names[j]
+	})
+	return `(?i:` + strings.Join(names, "|") + `)`
+}()
+
+// dateDMYForeign is a full date in French, German or Spanish, with its
+// day, month and year as groups: "1er mars 2025", "14. Februar 2025", "3
+// de marzo de 2025".
+var dateDMYForeign = regexp.MustCompile(`\b(\d{1,2})(?:er|\.)?\s+(?:de\s+)?(` + foreignMonthRE + `)\.?,?\s+(?:de\s+)?(\d{4})\b`)
+
+// hasForeignMonth is the cheap test for a foreign month name in s before
+// the expression runs: one pass over its words, each of 3 to 10 bytes
+// looked up in lower case.
+func hasForeignMonth(s string) bool {
+	var buf [10]byte
+	for i := 0; i < len(s); {
+		if !isWordByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		if n := j - i; n >= 3 && n <= len(buf) {
+			for k := range n {
+				c := s[i+k]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				buf[k] = c
+			}
+			if _, ok := foreignMonths[string(buf[:n])]; ok {
+				return true
+			}
+		}
+		i = j
+	}
+	return false
+}
+
+// isWordByte: a letter of a month name (ASCII letters and the bytes of
+// UTF-8 letters such as é, ä, û).
+func isWordByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80 }
+
+// French times written "10h02" after a word that opens a time ("à 10h02",
+// "de 10h02 à 11h40", "vers 9h15"): the timeline reads them as "10:02".
+var frenchClock = regexp.MustCompile(`(?i)((?:^|[\s(,;])(?:de|à|a|vers|entre|et|dès|des|depuis|jusqu'à|jusqu’à)\s+)(\d{1,2})h(\d{2})\b`)
+
+// plainFrenchClocks writes the French clock times of text as clock times.
+func plainFrenchClocks(text string) string {
+	if !strings.Contains(text, "h") {
+		return text
+	}
+	return frenchClock.ReplaceAllString(text, "${1}${2}:${3}")
+}
+
+// A date written without its year, English or not: "14 March", "March
+// 14", "le 14 mars", "14. März", "3 de marzo". Groups: day and month (dm),
+// or month and day (md).
+var (
+	yearlessDM = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th|er|\.)?\s+(?:de\s+)?(` + monthRE[1:len(monthRE)-1] + `|` + foreignMonthRE + `)\b\.?`)
+	yearlessMD = regexp.MustCompile(`\b` + monthRE + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
+	// what follows a date that has its year: ", 2025", " de 2025"
+	yearAfter = regexp.MustCompile(`^,?\s+(?:de\s+)?\d{4}\b`)
+)
+
+// withYears writes the year of sent after every date of text that has
+// none, and says which: the year that puts the day on or before sent (a
+// mail sent on 3 January 2025 about "29 December" means 2024). Text is
+// only read, for the timeline; the narrative keeps what was written.
+func withYears(text string, sent civil) (string, []string) {
+	if sent.y == 0 || sent.d == 0 {
+		return text, nil
+	}
+	type ins struct {
+		at   int
+		year int
+		what string
+	}
+	var adds []ins
+	add := func(loc []int, day, month int) {
+		if loc[1] < len(text) && yearAfter.MatchString(text[loc[1]:]) || month == 0 {
+			return
+		}
+		y := sent.y
+		if month > sent.m || month == sent.m && day > sent.d {
+			y--
+		}
+		if validCivil(y, month, day) {
+			adds = append(adds, ins{loc[1], y, text[loc[0]:loc[1]]})
+		}
+	}
+	for _, loc := range yearlessDM.FindAllStringSubmatchIndex(text, -1) {
+		add(loc, atoi(text[loc[2]:loc[3]]), monthNum(text[loc[4]:loc[5]]))
+	}
+	for _, loc := range yearlessMD.FindAllStringSubmatchIndex(text, -1) {
+		add(loc, atoi(text[loc[4]:loc[5]]), monthNum(text[loc[2]:loc[3]]))
+	}
+	if len(adds) == 0 {
+		return text, nil
+	}
+	sort.Slice(adds, func(i, j int) bool { return adds[i].at < adds[j].at })
+	var b strings.Builder
+	var said []string
+	last := 0
+	for _, a := range adds {
+		if a.at < last {
+			continue // two readings of one date
+		}
+		b.WriteString(text[last:a.at])
+		fmt.Fprintf(&b, " %d", a.year)
+		last = a.at
+		said = append(said, fmt.Sprintf("%q as %d", strings.TrimSuffix(strings.TrimSpace(a.what), "."), a.year))
+	}
+	b.WriteString(text[last:])
+	return b.String(), said
+}
