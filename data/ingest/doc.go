@@ -29,6 +29,8 @@
 //   - statuspage: a hosted status page's incidents feed (the Statuspage
 //     API's incidents.json, or one {"incident": …}): one case per incident,
 //     its updates in time order as the narrative (statuspage.go).
+//   - gcpstatus: Google Cloud's incident history (status.cloud.google.com
+//     incidents.json), read the same way (gcpstatus.go).
 //
 // Plain notes (.md or .txt without front matter) are read as rawtext.
 // Options (LoadWith) carry what files do not say: --org, --id-prefix,

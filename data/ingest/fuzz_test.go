@@ -146,3 +146,11 @@ func FuzzStatuspage(f *testing.F) {
 	f.Add([]byte(`{"page":{"name":"P"},"incidents":[{"id":"a","name":"n","resolved_at":"2024-01-01T00:00:00Z","started_at":"2024-01-02T00:00:00Z","incident_updates":[]},{"id":"a","name":"m","updated_at":"z"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzParser(t, statuspageFormat, data) })
 }
+
+func FuzzGCPStatus(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("testdata", "gcpstatus", "incidents.json")); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte(`[{"id":"a","external_desc":"d\nx","begin":"2024-01-01T00:00:00Z","end":"2023-01-01T00:00:00Z","updates":[{"text":"t","status":"AVAILABLE"}]}]`))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParser(t, gcpStatusFormat, data) })
+}

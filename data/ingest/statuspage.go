@@ -151,7 +151,7 @@ func parseStatuspage(in Input) (*Result, error) {
 // with the line it starts on.
 func readStatuspageFeed(name string, data []byte) (*spPage, []*spIncident, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	fail := func(err error, base int) error { return spDecodeError(name, data, base, "", err) }
+	fail := func(err error, base int) error { return feedDecodeError(name, data, base, "", err) }
 	if t, err := dec.Token(); err != nil {
 		return nil, nil, fail(err, 0)
 	} else if t != json.Delim('{') {
@@ -170,7 +170,7 @@ func readStatuspageFeed(name string, data []byte) (*spPage, []*spIncident, error
 		case "page":
 			page = &spPage{}
 			if err := dec.Decode(page); err != nil {
-				return nil, nil, spDecodeError(name, data, int(dec.InputOffset()), "page", err)
+				return nil, nil, feedDecodeError(name, data, int(dec.InputOffset()), "page", err)
 			}
 		case "incident":
 			sp, err := decodeSPIncident(name, data, dec, "incident")
@@ -213,27 +213,37 @@ func readStatuspageFeed(name string, data []byte) (*spPage, []*spIncident, error
 
 // decodeSPIncident decodes the next value of dec as an incident at place.
 func decodeSPIncident(name string, data []byte, dec *json.Decoder, place string) (*spIncident, error) {
+	sp := &spIncident{place: place}
+	line, err := decodeFeedItem(name, data, dec, place, "an incident", sp)
+	sp.line = line
+	return sp, err
+}
+
+// decodeFeedItem decodes the next value of dec, an object, into v and
+// returns the line it starts on; place is where it sits in the feed
+// ("incidents[3]"), what names it in messages ("an incident").
+func decodeFeedItem(name string, data []byte, dec *json.Decoder, place, what string, v any) (int, error) {
 	begin := skipSpace(data, int(dec.InputOffset()))
 	if begin < len(data) && data[begin] == ',' {
 		begin = skipSpace(data, begin+1)
 	}
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
-		return nil, spDecodeError(name, data, begin, place, err)
+		return 0, feedDecodeError(name, data, begin, place, err)
 	}
-	sp := &spIncident{line: lineOf(data, int64(begin)), place: place}
+	line := lineOf(data, int64(begin))
 	if len(raw) == 0 || raw[0] != '{' {
-		return nil, inputError(incident.ErrType, name, sp.line, "%s: an incident must be a JSON object, not %s", place, jsonKind(raw)).WithField(place)
+		return line, inputError(incident.ErrType, name, line, "%s: %s must be a JSON object, not %s", place, what, jsonKind(raw)).WithField(place)
 	}
-	if err := json.Unmarshal(raw, sp); err != nil {
-		return nil, spDecodeError(name, data, begin, place, err)
+	if err := json.Unmarshal(raw, v); err != nil {
+		return line, feedDecodeError(name, data, begin, place, err)
 	}
-	return sp, nil
+	return line, nil
 }
 
-// spDecodeError locates a decoding error of the feed; place is where in
-// the feed the value being decoded sits ("incidents[3]").
-func spDecodeError(name string, data []byte, base int, place string, err error) error {
+// feedDecodeError locates a decoding error of a status-page feed; place
+// is where in the feed the value being decoded sits ("incidents[3]").
+func feedDecodeError(name string, data []byte, base int, place string, err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
@@ -248,7 +258,7 @@ func spDecodeError(name string, data []byte, base int, place string, err error) 
 		if place != "" {
 			e.Field = strings.TrimSuffix(place+"."+e.Field, ".")
 		}
-		e.Hint = "the Statuspage API writes it so; was the feed edited or made by another tool?"
+		e.Hint = "the status page's feed writes it so; was the file edited or made by another tool?"
 		return e
 	}
 	return &incident.Error{Kind: incident.ErrSyntax, File: name, Line: lineOf(data, int64(base)), Field: place, Msg: "cannot read the feed", Err: err}
@@ -268,16 +278,11 @@ func (sp *spIncident) check(file string) error {
 		dst   **time.Time
 	}{{"created_at", sp.CreatedAt, &sp.times.created}, {"monitoring_at", sp.MonitoringAt, &sp.times.monitoring},
 		{"resolved_at", sp.ResolvedAt, &sp.times.resolved}, {"started_at", sp.StartedAt, &sp.times.started}} {
-		if f.value == "" {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339Nano, f.value)
+		t, err := feedTime(file, sp.line, sp.place, f.field, f.value)
 		if err != nil {
-			return inputError(incident.ErrType, file, sp.line, "%s.%s: %q is not a time", sp.place, f.field, f.value).
-				WithField(sp.place + "." + f.field).WithHint("Statuspage writes RFC 3339 times, e.g. 2024-05-02T10:11:12.345Z")
+			return err
 		}
-		t = t.UTC()
-		*f.dst = &t
+		*f.dst = t
 	}
 	return nil
 }
@@ -346,9 +351,10 @@ func (u spUpdate) at() string {
 	return u.CreatedAt
 }
 
-// statusWord is an update's status as a reader writes it: "Identified".
+// statusWord is an update's status as a reader writes it: "identified"
+// and "SERVICE_OUTAGE" give "Identified" and "Service outage".
 func statusWord(s string) string {
-	s = strings.TrimSpace(strings.ReplaceAll(s, "_", " "))
+	s = strings.ToLower(strings.TrimSpace(strings.ReplaceAll(s, "_", " ")))
 	if s == "" {
 		return "Update"
 	}
@@ -357,24 +363,16 @@ func statusWord(s string) string {
 
 // components names the affected components, each once, in feed order.
 func (sp *spIncident) components() []string {
-	var out []string
-	seen := map[string]bool{}
-	add := func(n string) {
-		n = strings.TrimSpace(n)
-		if n != "" && !seen[strings.ToLower(n)] {
-			seen[strings.ToLower(n)] = true
-			out = append(out, n)
-		}
-	}
+	var names []string
 	for _, c := range sp.Components {
-		add(c.Name)
+		names = append(names, c.Name)
 	}
 	for _, u := range sp.Updates {
 		for _, c := range u.Components {
-			add(c.Name)
+			names = append(names, c.Name)
 		}
 	}
-	return out
+	return distinctNames(names)
 }
 
 // url is the incident's public address.
@@ -399,11 +397,7 @@ func (sp *spIncident) note(c *incident.Incident) string {
 	if sp.times.resolved == nil {
 		read = append(read, fmt.Sprintf("not resolved yet (status %s)", orNone(sp.Status)))
 	}
-	if n := len(sp.Updates); n == 1 {
-		read = append(read, "1 update")
-	} else {
-		read = append(read, fmt.Sprintf("%d updates", n))
-	}
+	read = append(read, fmt.Sprintf("%d %s", len(sp.Updates), plural(len(sp.Updates), "update", "updates")))
 	if strings.TrimSpace(sp.Postmortem) != "" {
 		read = append(read, "postmortem")
 	}
