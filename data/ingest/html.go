@@ -133,6 +133,19 @@ func parseHTML(in Input) (*Result, error) {
 	return res, nil
 }
 
+// publishingPlatforms are sites that host other people's posts: their
+// name in og:site_name says where a postmortem was posted, not whose it is.
+var publishingPlatforms = map[string]bool{
+	"medium": true, "substack": true, "wordpress": true, "wordpress.com": true, "blogger": true, "blogspot": true,
+	"ghost": true, "dev community": true, "dev.to": true, "the dev community": true, "hashnode": true, "linkedin": true,
+	"notion": true, "tumblr": true, "hackernoon": true, "hacker noon": true, "write.as": true, "mirror": true,
+	"github": true, "gitlab": true, "github pages": true, "telegraph": true,
+}
+
+func publishingPlatform(site string) bool {
+	return publishingPlatforms[strings.ToLower(strings.TrimSpace(site))]
+}
+
 // applyPageMeta sets what the page's metadata says over what the text
 // reading guessed, and rebuilds the derived id when the org or date moved.
 func applyPageMeta(c *incident.Incident, m *pageMeta, in Input, text string, note *string) {
@@ -145,6 +158,10 @@ func applyPageMeta(c *incident.Incident, m *pageMeta, in Input, text string, not
 	switch {
 	case in.Opts.Org != "":
 		orgSlug = slugOf(in.Opts.Org)
+	case m.siteName != "" && publishingPlatform(m.siteName):
+		// A post on a publishing platform names the platform as its
+		// site: the organisation is the one the text names, if any.
+		from = append(from, fmt.Sprintf("og:site_name %q is a publishing platform, not taken as the organisation (--org names it)", m.siteName))
 	case m.siteName != "":
 		c.Org, orgSlug = m.siteName, slugOf(m.siteName)
 		from = append(from, "org from og:site_name")

@@ -167,3 +167,31 @@ func TestHTMLHeadingOneLine(t *testing.T) {
 		})
 	}
 }
+
+// TestHTMLPublishingPlatform: a postmortem posted on a publishing
+// platform (og:site_name Medium) is not the platform's: its organisation
+// is the one its text names, or --org; a company's own site name is kept.
+func TestHTMLPublishingPlatform(t *testing.T) {
+	page := func(site string) []byte {
+		return []byte(`<!doctype html><html><head><meta property="og:site_name" content="` + site + `"><title>Our outage | ` + site + `</title></head>` +
+			`<body><article><h1>How a Google Cloud load balancer change took us down</h1><p>On 2024-05-02 from 10:00 to 11:00 UTC our API failed ` +
+			`behind a Google Cloud load balancer; the outage began with a configuration push on Google Cloud.</p></article></body></html>`)
+	}
+	for _, c := range []struct {
+		site string
+		opts Options
+		want string
+	}{
+		{"Medium", Options{}, "Google Cloud"},
+		{"Substack", Options{Org: "Acme"}, "Acme"},
+		{"Acme Engineering", Options{}, "Acme Engineering"},
+	} {
+		res, err := ParseChecked(Input{Name: "post.html", Data: page(c.site), Opts: c.opts}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Incidents[0].Org; got != c.want {
+			t.Errorf("site %s: org %q, want %q (notes %v)", c.site, got, c.want, res.Notes)
+		}
+	}
+}
