@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -179,30 +178,14 @@ func (g *gcpIncident) toCase(file string, line int, place string) (*incident.Inc
 
 // narrative is the updates in time order, each with its status.
 func (g *gcpIncident) narrative() string {
-	ups := append([]gcpUpdate(nil), g.Updates...)
-	at := func(u gcpUpdate) string {
-		if u.When != "" {
-			return u.When
-		}
-		return u.Created
+	ups := make([]feedUpdate, len(g.Updates))
+	for i, u := range g.Updates {
+		ups[i] = feedUpdate{u.Status, u.Text, firstSet(u.When, u.Created)}
 	}
-	sort.SliceStable(ups, func(i, j int) bool { return at(ups[i]) < at(ups[j]) })
-	var b strings.Builder
-	for _, u := range ups {
-		text := strings.TrimSpace(u.Text)
-		if text == "" {
-			continue
-		}
-		head := statusWord(u.Status)
-		if t, err := time.Parse(time.RFC3339Nano, at(u)); err == nil {
-			head += " (" + t.UTC().Format("2006-01-02 15:04 UTC") + ")"
-		}
-		b.WriteString(head + ": " + text + "\n\n")
+	if text := feedNarrative(ups); text != "" {
+		return text
 	}
-	if b.Len() == 0 {
-		return strings.TrimSpace(g.Description)
-	}
-	return strings.TrimSpace(b.String())
+	return strings.TrimSpace(g.Description)
 }
 
 // products names the affected products, else the service.

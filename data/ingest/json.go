@@ -192,12 +192,11 @@ func checkTerms(c *incident.Incident) *incident.Error {
 
 var unknownField = regexp.MustCompile(`unknown field "([^"]*)"`)
 
-// jsonError turns a decoding error into a located *incident.Error. base is
-// the byte offset of the decoded value in data, at the decoder position.
-func jsonError(name string, data []byte, base int, err error, at int64) error {
+// jsonSyntaxError is the located error of JSON that is not well formed
+// (invalid, or cut short), or nil for any other decoding error. base is
+// the byte offset of the decoded value in data.
+func jsonSyntaxError(name string, data []byte, base int, err error) *incident.Error {
 	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	var pe *time.ParseError
 	switch {
 	case errors.As(err, &se):
 		return &incident.Error{Kind: incident.ErrSyntax, File: name, Line: lineOf(data, int64(base)+se.Offset-1), Msg: "invalid JSON", Err: err,
@@ -205,6 +204,19 @@ func jsonError(name string, data []byte, base int, err error, at int64) error {
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return &incident.Error{Kind: incident.ErrSyntax, File: name, Line: lineOf(data, int64(len(bytes.TrimRight(data, " \t\r\n")))), Msg: "JSON ends early (truncated file?)",
 			Hint: "the file stops inside an object or array"}
+	}
+	return nil
+}
+
+// jsonError turns a decoding error into a located *incident.Error. base is
+// the byte offset of the decoded value in data, at the decoder position.
+func jsonError(name string, data []byte, base int, err error, at int64) error {
+	if e := jsonSyntaxError(name, data, base, err); e != nil {
+		return e
+	}
+	var te *json.UnmarshalTypeError
+	var pe *time.ParseError
+	switch {
 	case errors.As(err, &te):
 		e := incident.JSONTypeError(te).At(name, lineOf(data, int64(base)+te.Offset))
 		if e.Field == "" {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"time"
@@ -244,16 +243,11 @@ func decodeFeedItem(name string, data []byte, dec *json.Decoder, place, what str
 // feedDecodeError locates a decoding error of a status-page feed; place
 // is where in the feed the value being decoded sits ("incidents[3]").
 func feedDecodeError(name string, data []byte, base int, place string, err error) error {
-	var se *json.SyntaxError
+	if e := jsonSyntaxError(name, data, base, err); e != nil {
+		return e
+	}
 	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		return &incident.Error{Kind: incident.ErrSyntax, File: name, Line: lineOf(data, int64(base)+se.Offset-1), Msg: "invalid JSON", Err: err,
-			Hint: "check the quotes, commas and brackets near this line"}
-	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return &incident.Error{Kind: incident.ErrSyntax, File: name, Line: lineOf(data, int64(len(bytes.TrimRight(data, " \t\r\n")))), Msg: "JSON ends early (truncated file?)",
-			Hint: "the file stops inside an object or array"}
-	case errors.As(err, &te):
+	if errors.As(err, &te) {
 		e := incident.JSONTypeError(te).At(name, lineOf(data, int64(base)+te.Offset))
 		if place != "" {
 			e.Field = strings.TrimSuffix(place+"."+e.Field, ".")
@@ -324,31 +318,40 @@ func (sp *spIncident) toCase(org string) *incident.Incident {
 
 // narrative is the updates in time order, then the postmortem.
 func (sp *spIncident) narrative() string {
-	ups := append([]spUpdate(nil), sp.Updates...)
-	sort.SliceStable(ups, func(i, j int) bool { return ups[i].at() < ups[j].at() })
-	var b strings.Builder
-	for _, u := range ups {
-		body := strings.TrimSpace(u.Body)
-		if body == "" {
-			continue
-		}
-		head := statusWord(u.Status)
-		if at, err := time.Parse(time.RFC3339Nano, u.at()); err == nil {
-			head += " (" + at.UTC().Format("2006-01-02 15:04 UTC") + ")"
-		}
-		b.WriteString(head + ": " + body + "\n\n")
+	ups := make([]feedUpdate, len(sp.Updates))
+	for i, u := range sp.Updates {
+		ups[i] = feedUpdate{u.Status, u.Body, firstSet(u.DisplayAt, u.CreatedAt)}
 	}
+	text := feedNarrative(ups)
 	if pm := strings.TrimSpace(sp.Postmortem); pm != "" {
-		b.WriteString("Postmortem\n\n" + pm + "\n")
+		text = strings.TrimSpace(text + "\n\nPostmortem\n\n" + pm)
 	}
-	return strings.TrimSpace(b.String())
+	return text
 }
 
-func (u spUpdate) at() string {
-	if u.DisplayAt != "" {
-		return u.DisplayAt
+// feedUpdate is one update of a status feed's incident: its status, its
+// text and when it was posted (RFC 3339).
+type feedUpdate struct{ status, text, at string }
+
+// feedNarrative is the updates in time order, each headed by its status
+// and time ("Identified (2024-05-02 14:40 UTC): …"); updates without text
+// are left out.
+func feedNarrative(ups []feedUpdate) string {
+	ups = append([]feedUpdate(nil), ups...)
+	sort.SliceStable(ups, func(i, j int) bool { return ups[i].at < ups[j].at })
+	var b strings.Builder
+	for _, u := range ups {
+		text := strings.TrimSpace(u.text)
+		if text == "" {
+			continue
+		}
+		head := statusWord(u.status)
+		if t, err := time.Parse(time.RFC3339Nano, u.at); err == nil {
+			head += " (" + t.UTC().Format("2006-01-02 15:04 UTC") + ")"
+		}
+		b.WriteString(head + ": " + text + "\n\n")
 	}
-	return u.CreatedAt
+	return strings.TrimSpace(b.String())
 }
 
 // statusWord is an update's status as a reader writes it: "identified"
