@@ -94,7 +94,7 @@ func parseGCPStatus(in Input) (*Result, error) {
 	}
 	res := &Result{}
 	kept := map[string]int{} // case id → index in res
-	var mods []string        // the modified time of each kept case
+	var mods []*time.Time    // the modified time of each kept case
 	for i := 0; dec.More(); i++ {
 		place := fmt.Sprintf("[%d]", i)
 		var g gcpIncident
@@ -106,15 +106,19 @@ func parseGCPStatus(in Input) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
+		mod, err := feedTime(in.Name, line, place, "modified", g.Modified)
+		if err != nil {
+			return nil, err
+		}
 		if j, dup := kept[c.ID]; dup {
 			res.Notes = append(res.Notes, fmt.Sprintf("%s: listed twice in the feed; the copy modified last is kept", c.ID))
-			if g.Modified > mods[j] {
-				res.Incidents[j], res.Lines[j], mods[j] = c, line, g.Modified
+			if later(mod, mods[j]) {
+				res.Incidents[j], res.Lines[j], mods[j] = c, line, mod
 			}
 			continue
 		}
 		kept[c.ID] = len(res.Incidents)
-		res.Incidents, res.Lines, mods = append(res.Incidents, c), append(res.Lines, line), append(mods, g.Modified)
+		res.Incidents, res.Lines, mods = append(res.Incidents, c), append(res.Lines, line), append(mods, mod)
 		res.Notes = append(res.Notes, note)
 	}
 	if _, err := dec.Token(); err != nil {
@@ -148,6 +152,15 @@ func (g *gcpIncident) toCase(file string, line int, place string) (*incident.Inc
 			return nil, "", err
 		}
 		*f.dst = t
+	}
+	for i, u := range g.Updates {
+		field := "when"
+		if u.When == "" {
+			field = "created"
+		}
+		if _, err := feedTime(file, line, fmt.Sprintf("%s.updates[%d]", place, i), field, firstSet(u.When, u.Created)); err != nil {
+			return nil, "", err
+		}
 	}
 	c := &incident.Incident{
 		ID: "gcp-" + strings.ToLower(strings.TrimSpace(g.ID)), Org: gcpOrg, Title: strings.TrimSpace(title),

@@ -81,7 +81,7 @@ type spNamed struct {
 }
 
 type spTimes struct {
-	created, monitoring, resolved, started *time.Time
+	created, monitoring, resolved, started, updated *time.Time
 }
 
 // detectStatuspage claims JSON that carries Statuspage's incident updates.
@@ -135,7 +135,7 @@ func parseStatuspage(in Input) (*Result, error) {
 		// A feed saved in pages can hold an incident twice: the copy
 		// updated last wins.
 		repeats = append(repeats, fmt.Sprintf("%s: listed twice in the feed (%s and %s); the copy updated last is kept", c.ID, kept[j].place, sp.place))
-		if sp.UpdatedAt > kept[j].UpdatedAt {
+		if later(sp.times.updated, kept[j].times.updated) {
 			res.Incidents[j], res.Lines[j], kept[j] = c, sp.line, sp
 		}
 	}
@@ -258,7 +258,8 @@ func feedDecodeError(name string, data []byte, base int, place string, err error
 	return &incident.Error{Kind: incident.ErrSyntax, File: name, Line: lineOf(data, int64(base)), Field: place, Msg: "cannot read the feed", Err: err}
 }
 
-// check refuses an incident without id or name and parses its times.
+// check refuses an incident without id or name and parses its times,
+// its updates' too.
 func (sp *spIncident) check(file string) error {
 	for _, f := range []struct{ field, value string }{{"id", sp.ID}, {"name", sp.Name}} {
 		if strings.TrimSpace(f.value) == "" {
@@ -271,15 +272,27 @@ func (sp *spIncident) check(file string) error {
 		value string
 		dst   **time.Time
 	}{{"created_at", sp.CreatedAt, &sp.times.created}, {"monitoring_at", sp.MonitoringAt, &sp.times.monitoring},
-		{"resolved_at", sp.ResolvedAt, &sp.times.resolved}, {"started_at", sp.StartedAt, &sp.times.started}} {
+		{"resolved_at", sp.ResolvedAt, &sp.times.resolved}, {"started_at", sp.StartedAt, &sp.times.started}, {"updated_at", sp.UpdatedAt, &sp.times.updated}} {
 		t, err := feedTime(file, sp.line, sp.place, f.field, f.value)
 		if err != nil {
 			return err
 		}
 		*f.dst = t
 	}
+	for i, u := range sp.Updates {
+		field := "display_at"
+		if u.DisplayAt == "" {
+			field = "created_at"
+		}
+		if _, err := feedTime(file, sp.line, fmt.Sprintf("%s.incident_updates[%d]", sp.place, i), field, firstSet(u.DisplayAt, u.CreatedAt)); err != nil {
+			return err
+		}
+	}
 	return nil
 }
+
+// later says whether a is after b; a time given is after none.
+func later(a, b *time.Time) bool { return a != nil && (b == nil || a.After(*b)) }
 
 // toCase is the case an incident of the feed reports.
 func (sp *spIncident) toCase(org string) *incident.Incident {
@@ -330,24 +343,35 @@ func (sp *spIncident) narrative() string {
 }
 
 // feedUpdate is one update of a status feed's incident: its status, its
-// text and when it was posted (RFC 3339).
+// text and when it was posted (RFC 3339, checked by the importer).
 type feedUpdate struct{ status, text, at string }
 
-// feedNarrative is the updates in time order, each headed by its status
-// and time ("Identified (2024-05-02 14:40 UTC): …"); updates without text
-// are left out.
+// feedNarrative is the updates in time order (as instants: a feed's
+// offsets may differ, so its stamps do not sort as text; updates without
+// a time first, in feed order), each headed by its status and time
+// ("Identified (2024-05-02 14:40 UTC): …"); updates without text are left
+// out.
 func feedNarrative(ups []feedUpdate) string {
-	ups = append([]feedUpdate(nil), ups...)
-	sort.SliceStable(ups, func(i, j int) bool { return ups[i].at < ups[j].at })
+	type dated struct {
+		feedUpdate
+		t  time.Time
+		ok bool
+	}
+	ds := make([]dated, len(ups))
+	for i, u := range ups {
+		t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(u.at))
+		ds[i] = dated{u, t.UTC(), err == nil}
+	}
+	sort.SliceStable(ds, func(i, j int) bool { return ds[j].ok && (!ds[i].ok || ds[i].t.Before(ds[j].t)) })
 	var b strings.Builder
-	for _, u := range ups {
+	for _, u := range ds {
 		text := strings.TrimSpace(u.text)
 		if text == "" {
 			continue
 		}
 		head := statusWord(u.status)
-		if t, err := time.Parse(time.RFC3339Nano, u.at); err == nil {
-			head += " (" + t.UTC().Format("2006-01-02 15:04 UTC") + ")"
+		if u.ok {
+			head += " (" + u.t.Format("2006-01-02 15:04 UTC") + ")"
 		}
 		b.WriteString(head + ": " + text + "\n\n")
 	}
