@@ -32,6 +32,8 @@ import (
 //     the page published one; the tagger reads it as any narrative;
 //   - source: the shortlink, else the page's incident URL.
 //
+// An incident's id may be a whole number (hosts that copy the API's shape
+// number their incidents, and their pages, whose id is not read).
 // Unknown fields are ignored (the API has many); a field of the wrong
 // type, a time that is not RFC 3339, an incident without id or name is
 // refused with its place in the feed (incidents[3].resolved_at).
@@ -42,13 +44,12 @@ func init() {
 const statuspageFormat = "statuspage"
 
 type spPage struct {
-	ID   string `json:"id"`
 	Name string `json:"name"`
 	URL  string `json:"url"`
 }
 
 type spIncident struct {
-	ID           string     `json:"id"`
+	ID           feedID     `json:"id"`
 	Name         string     `json:"name"`
 	Status       string     `json:"status"`
 	Impact       string     `json:"impact"`
@@ -58,7 +59,6 @@ type spIncident struct {
 	ResolvedAt   string     `json:"resolved_at"`
 	StartedAt    string     `json:"started_at"`
 	Shortlink    string     `json:"shortlink"`
-	PageID       string     `json:"page_id"`
 	Postmortem   string     `json:"postmortem_body"`
 	Updates      []spUpdate `json:"incident_updates"`
 	Components   []spNamed  `json:"components"`
@@ -84,16 +84,24 @@ type spTimes struct {
 	created, monitoring, resolved, started, updated *time.Time
 }
 
-// detectStatuspage claims JSON that carries Statuspage's incident updates.
+// detectStatuspage claims a JSON object that carries Statuspage's incident
+// updates under "incidents" or "incident", or beside fields only
+// Statuspage writes. (Case JSON has no field "incident_updates": its
+// strict decoding would refuse one, and in its text the quotes are
+// escaped.)
 func detectStatuspage(in Input) int {
 	b := bytes.TrimLeft(stripBOM(in.Data), " \t\r\n")
 	if len(b) == 0 || b[0] != '{' {
 		return 0
 	}
 	head := b[:min(len(b), 64<<10)]
-	if bytes.Contains(head, []byte(`"incident_updates"`)) &&
-		(bytes.Contains(head, []byte(`"shortlink"`)) || bytes.Contains(head, []byte(`"page_id"`)) || bytes.Contains(head, []byte(`"impact"`))) {
-		return 95
+	if !bytes.Contains(head, []byte(`"incident_updates"`)) {
+		return 0
+	}
+	for _, key := range []string{`"incidents"`, `"incident"`, `"shortlink"`, `"page_id"`, `"impact"`} {
+		if bytes.Contains(head, []byte(key)) {
+			return 95
+		}
 	}
 	return 0
 }
@@ -261,7 +269,7 @@ func feedDecodeError(name string, data []byte, base int, place string, err error
 // check refuses an incident without id or name and parses its times,
 // its updates' too.
 func (sp *spIncident) check(file string) error {
-	for _, f := range []struct{ field, value string }{{"id", sp.ID}, {"name", sp.Name}} {
+	for _, f := range []struct{ field, value string }{{"id", string(sp.ID)}, {"name", sp.Name}} {
 		if strings.TrimSpace(f.value) == "" {
 			return inputError(incident.ErrInvalid, file, sp.line, "%s has no %s", sp.place, f.field).WithField(sp.place + "." + f.field).
 				WithHint("every Statuspage incident has an id and a name; is this file cut or edited?")
@@ -304,7 +312,7 @@ func (sp *spIncident) toCase(org string) *incident.Incident {
 		owner = "statuspage"
 	}
 	c := &incident.Incident{
-		ID:        slugOf(owner) + "-" + strings.ToLower(strings.TrimSpace(sp.ID)),
+		ID:        slugOf(owner) + "-" + strings.ToLower(strings.TrimSpace(string(sp.ID))),
 		Org:       org,
 		Title:     strings.TrimSpace(sp.Name),
 		Narrative: sp.narrative(),
@@ -408,7 +416,7 @@ func (sp *spIncident) url() string {
 		return s
 	}
 	if sp.page != nil && strings.TrimSpace(sp.page.URL) != "" {
-		return strings.TrimRight(strings.TrimSpace(sp.page.URL), "/") + "/incidents/" + strings.TrimSpace(sp.ID)
+		return strings.TrimRight(strings.TrimSpace(sp.page.URL), "/") + "/incidents/" + strings.TrimSpace(string(sp.ID))
 	}
 	return ""
 }

@@ -109,6 +109,9 @@ func TestStatuspageDetect(t *testing.T) {
 		{"case.json", `{"id": "c-1", "org": "Acme", "title": "Outage", "narrative": "The impact was major."}`, "json"},
 		{"one.json", `{"incident": {"id": "x1", "name": "API down", "impact": "critical", "incident_updates": []}}`, statuspageFormat},
 		{"feed.txt", `{"page": {"name": "Acme"}, "incidents": [{"id": "x1", "name": "API down", "shortlink": "https://s.test/x", "incident_updates": []}]}`, statuspageFormat},
+		{"bare.json", `{"incidents": [{"id": "x1", "name": "API down", "incident_updates": []}]}`, statuspageFormat},
+		{"gcp.json", `[{"id": "x1", "external_desc": "API down", "service_name": "API", "incident_updates": []}]`, gcpStatusFormat},
+		{"text.json", `{"id": "c-1", "org": "Acme", "title": "Outage", "narrative": "The \"incident_updates\" and \"incidents\" keys were empty."}`, "json"},
 	} {
 		p, err := Detect(Input{Name: c.name, Data: []byte(c.body)})
 		if err != nil || p.Name != c.want {
@@ -131,6 +134,9 @@ func TestStatuspageErrors(t *testing.T) {
 	}{
 		{"a time of the wrong type", one(`"resolved_at": 1714650000, `), Options{}, incident.ErrType, []string{"incidents[1].resolved_at"}},
 		{"a time that is no time", one(`"resolved_at": "yesterday", `), Options{}, incident.ErrType, []string{"incidents[1].resolved_at", `"yesterday" is not a time`, "RFC 3339"}},
+		{"an id that is true", `{"incident": {"id": true, "name": "API down"}}`, Options{Org: "Acme"}, incident.ErrType, []string{"incident.id", "not true or false"}},
+		{"an id that is a fraction", `{"incident": {"id": 1.5, "name": "API down"}}`, Options{Org: "Acme"}, incident.ErrType, []string{"incident.id", "not the number 1.5"}},
+		{"an id that is an object", `{"page": {"name": "Acme"}, "incidents": [{"id": {"v": 1}, "name": "API down"}]}`, Options{}, incident.ErrType, []string{"incidents[0].id", "not an object"}},
 		{"no name", `{"page": {"name": "Acme"}, "incidents": [{"id": "x2", "incident_updates": []}]}`, Options{}, incident.ErrInvalid, []string{"incidents[0] has no name", "incidents[0].name"}},
 		{"no id", `{"incident": {"name": "API down", "incident_updates": []}}`, Options{}, incident.ErrInvalid, []string{"incident has no id"}},
 		{"updates not a list", `{"page": {"name": "Acme"}, "incidents": [{"id": "x2", "name": "n", "incident_updates": "none"}]}`, Options{}, incident.ErrType, []string{"incidents[0].incident_updates", "an array of objects, not a string"}},
@@ -178,5 +184,19 @@ func TestStatuspageOrgAndRepeats(t *testing.T) {
 	}
 	if n := strings.Count(strings.Join(res.Notes, "\n"), "listed twice"); n != 2 {
 		t.Errorf("%d notes on the repeats, want 2: %v", n, res.Notes)
+	}
+}
+
+// A feed of another host in Statuspage's shape may number its page and
+// incidents: the number is the incident's id.
+func TestStatuspageNumberedIDs(t *testing.T) {
+	body := `{"page": {"id": 12345, "name": "Acme"}, "incident": {"id": 98765, "name": "Database connection issues",
+ "incident_updates": [{"id": 1, "status": "investigating", "body": "We are investigating.", "created_at": "2024-06-01T10:00:00Z"}]}}`
+	res, err := Parse(Input{Name: "hook.json", Data: []byte(body)}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Incidents[0]; c.ID != "acme-98765" || c.Format != statuspageFormat || c.Narrative != "Investigating (2024-06-01 10:00 UTC): We are investigating." {
+		t.Errorf("case %s (%s): %q", c.ID, c.Format, c.Narrative)
 	}
 }
