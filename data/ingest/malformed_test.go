@@ -115,6 +115,12 @@ func TestMalformed(t *testing.T) {
 		{"csv_no_title.csv", "", incident.ErrMissing, 1, "title"},
 		{"csv_header_only.csv", "", incident.ErrEmpty, 0, ""},
 		{"csv_no_preset.csv", "", incident.ErrUnknownFormat, 1, ""},
+		{"statuspage_bad_time.json", "", incident.ErrType, 5, "incidents[1].resolved_at"},
+		{"statuspage_update_bad_time.json", "", incident.ErrType, 3, "incidents[0].incident_updates[1].display_at"},
+		{"statuspage_end_before_start.json", "", incident.ErrRange, 3, "resolved"},
+		{"gcpstatus_bad_time.json", "", incident.ErrType, 3, "[1].begin"},
+		{"gcpstatus_end_before_start.json", "", incident.ErrRange, 2, "resolved"},
+		{"gcpstatus_products_string.json", "", incident.ErrType, 3, "[0].affected_products"},
 	}
 	dir := filepath.Join("testdata", "malformed")
 	for _, tt := range tests {
