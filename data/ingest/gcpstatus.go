@@ -44,6 +44,7 @@ type gcpIncident struct {
 	Modified     string      `json:"modified"`
 	Description  string      `json:"external_desc"`
 	Updates      []gcpUpdate `json:"updates"`
+	MostRecent   *gcpUpdate  `json:"most_recent_update"`
 	Severity     string      `json:"severity"`
 	ServiceName  string      `json:"service_name"`
 	Products     []gcpNamed  `json:"affected_products"`
@@ -73,7 +74,8 @@ func detectGCPStatus(in Input) int {
 		return 0
 	}
 	head := b[:min(len(b), 64<<10)]
-	if bytes.Contains(head, []byte(`"external_desc"`)) && (bytes.Contains(head, []byte(`"service_name"`)) || bytes.Contains(head, []byte(`"affected_products"`))) {
+	if bytes.Contains(head, []byte(`"external_desc"`)) && (bytes.Contains(head, []byte(`"service_name"`)) || bytes.Contains(head, []byte(`"affected_products"`)) ||
+		bytes.Contains(head, []byte(`"most_recent_update"`))) {
 		return 95
 	}
 	return 0
@@ -153,12 +155,20 @@ func (g *gcpIncident) toCase(file string, line int, place string) (*incident.Inc
 		}
 		*f.dst = t
 	}
-	for i, u := range g.Updates {
+	ups, at := g.updates(), place+".updates"
+	if len(g.Updates) == 0 {
+		at = place + ".most_recent_update"
+	}
+	for i, u := range ups {
+		where := at
+		if len(g.Updates) > 0 {
+			where = fmt.Sprintf("%s[%d]", at, i)
+		}
 		field := "when"
 		if u.When == "" {
 			field = "created"
 		}
-		if _, err := feedTime(file, line, fmt.Sprintf("%s.updates[%d]", place, i), field, firstSet(u.When, u.Created)); err != nil {
+		if _, err := feedTime(file, line, where, field, firstSet(u.When, u.Created)); err != nil {
 			return nil, "", err
 		}
 	}
@@ -186,13 +196,26 @@ func (g *gcpIncident) toCase(file string, line int, place string) (*incident.Inc
 		read = append(read, "not resolved yet")
 	}
 	read = append(read, fmt.Sprintf("%d %s", len(g.Updates), plural(len(g.Updates), "update", "updates")))
+	if len(g.Updates) == 0 && g.MostRecent != nil {
+		read = append(read, "the most recent update as the narrative")
+	}
 	return c, c.ID + ": Google Cloud status incident; " + strings.Join(read, ", "), nil
+}
+
+// updates are the incident's updates; a feed that lists none may still
+// give the most recent one.
+func (g *gcpIncident) updates() []gcpUpdate {
+	if len(g.Updates) == 0 && g.MostRecent != nil {
+		return []gcpUpdate{*g.MostRecent}
+	}
+	return g.Updates
 }
 
 // narrative is the updates in time order, each with its status.
 func (g *gcpIncident) narrative() string {
-	ups := make([]feedUpdate, len(g.Updates))
-	for i, u := range g.Updates {
+	all := g.updates()
+	ups := make([]feedUpdate, len(all))
+	for i, u := range all {
 		ups[i] = feedUpdate{u.Status, u.Text, firstSet(u.When, u.Created)}
 	}
 	if text := feedNarrative(ups); text != "" {
@@ -221,7 +244,7 @@ func (g *gcpIncident) locations() []string {
 			ids = append(ids, l.ID)
 		}
 	}
-	for _, u := range g.Updates {
+	for _, u := range g.updates() {
 		for _, l := range u.Locations {
 			ids = append(ids, l.ID)
 		}

@@ -93,3 +93,27 @@ func TestGCPStatusErrors(t *testing.T) {
 		t.Fatalf("%v %+v", err, res)
 	}
 }
+
+// An incident listed without its updates tells its most recent one: the
+// narrative and the region come from it, and its time is checked.
+func TestGCPStatusMostRecentUpdate(t *testing.T) {
+	body := `[{"id": "a1", "external_desc": "Queue down\nMore words.", "begin": "2024-01-01T09:00:00Z",
+ "most_recent_update": {"when": "2024-01-01T10:00:00+01:00", "text": "Back to normal.", "status": "AVAILABLE", "affected_locations": [{"title": "Nordvik (europe-north9)", "id": "europe-north9"}]}}]`
+	res, err := Parse(Input{Name: "feed.json", Data: []byte(body)}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Incidents[0]
+	if c.Format != gcpStatusFormat || c.Narrative != "Available (2024-01-01 09:00 UTC): Back to normal." || c.Region != "europe-north9" {
+		t.Errorf("case %s: narrative %q, region %q", c.Format, c.Narrative, c.Region)
+	}
+	if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "0 updates, the most recent update as the narrative") {
+		t.Errorf("notes %s", notes)
+	}
+	bad := strings.Replace(body, "2024-01-01T10:00:00+01:00", "an hour ago", 1)
+	_, err = Parse(Input{Name: "feed.json", Data: []byte(bad)}, gcpStatusFormat)
+	var ie *incident.Error
+	if !errors.As(err, &ie) || ie.Field != "[0].most_recent_update.when" || ie.Kind != incident.ErrType {
+		t.Errorf("a bad time in the most recent update: %v", err)
+	}
+}
