@@ -103,6 +103,16 @@ func TestLimits(t *testing.T) {
 			"", incident.ErrSyntax, "", 32 << 20},
 		{"deep_map_yaml.md", "---\nuuid: m-d\ntitle: Queue stalled\ncompany: Example Org\n" + deepMap(2000) + "---\n\nx\n",
 			"", incident.ErrSyntax, "", 32 << 20},
+		{"statuspage_1m_words.json", fmt.Sprintf(`{"page":{"name":"Example Org"},"incidents":[{"id":"x1","name":"Queue stalled","incident_updates":[{"status":"resolved","body":%q}]}]}`, million),
+			"", incident.ErrTooLarge, "narrative", 64 << 20},
+		{"gcpstatus_1m_words.json", fmt.Sprintf(`[{"id":"x1","external_desc":"Queue stalled","service_name":"Queue","updates":[{"status":"AVAILABLE","text":%q}]}]`, million),
+			"", incident.ErrTooLarge, "narrative", 64 << 20},
+		{"statuspage_deep_1m.json", `{"incidents":` + strings.Repeat("[", 1<<20) + strings.Repeat("]", 1<<20) + "}", statuspageFormat, incident.ErrSyntax, "", 32 << 20},
+		{"gcpstatus_deep_1m.json", strings.Repeat("[", 1<<20) + strings.Repeat("]", 1<<20), gcpStatusFormat, incident.ErrSyntax, "", 32 << 20},
+		{"statuspage_20k_incidents.json", feedOfMany(20_000, `{"id":"i%d","name":"Queue stalled %d","created_at":"2024-01-01T10:00:00.5+02:00","incident_updates":[{"status":"resolved","body":"The queue drained.","created_at":"2024-01-01T10:30:00Z"}]}`, `{"page":{"name":"Example Org"},"incidents":[`, "]}"),
+			"", "", "", 128 << 20},
+		{"gcpstatus_20k_incidents.json", feedOfMany(20_000, `{"id":"i%d","external_desc":"Queue stalled %d","service_name":"Queue","begin":"2024-01-01T10:00:00+00:00","updates":[{"status":"AVAILABLE","text":"The queue drained.","when":"2024-01-01T10:30:00Z"}]}`, "[", "]"),
+			"", "", "", 128 << 20},
 		// Nine levels of aliases: 530 bytes that took 40 s and 3.3 GB.
 		{"alias_bomb_9.md", string(readFile(t, filepath.Join("testdata", "malformed", "md_alias_bomb.md"))), "", incident.ErrTooLarge, "l3", 32 << 20},
 	}
@@ -200,4 +210,19 @@ func readFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// feedOfMany is a feed of n incidents, each item written with its index
+// twice (id and title).
+func feedOfMany(n int, item, open, close string) string {
+	var b strings.Builder
+	b.WriteString(open)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, item, i, i)
+	}
+	b.WriteString(close)
+	return b.String()
 }
