@@ -32,6 +32,15 @@
 //   - gcpstatus: Google Cloud's incident history (status.cloud.google.com
 //     incidents.json), read the same way (gcpstatus.go).
 //
+// In both feed formats the detected time is the first public post (when
+// the page told its users, not when the operators noticed); every time,
+// an update's too, is RFC 3339 (offsets and fractional seconds allowed)
+// or the feed is refused at its place ("incidents[3].resolved_at",
+// "[1].updates[1].when"); updates are ordered, and of an incident listed
+// twice the copy updated last is kept, by instant, not by text; an
+// incident without a resolution is imported unresolved, and its note says
+// so.
+//
 // Plain notes (.md or .txt without front matter) are read as rawtext.
 // Options (LoadWith) carry what files do not say: --org, --id-prefix,
 // --tz and the CSV mapping.
