@@ -15,15 +15,36 @@ import (
 // foreignMonths are the month names and usual abbreviations of French,
 // German and Spanish dates, in lower case, accented and plain. Names the
 // English expression already reads ("April", "August", "September",
-// "November") are left to it.
+// "November") are left to it; abbreviations these languages write in
+// lower case ("sept.", "oct.", "dic.") are here, since the English
+// expression reads capitals only.
 var foreignMonths = map[string]int{
 	"janvier": 1, "janv": 1, "février": 2, "fevrier": 2, "févr": 2, "fevr": 2, "mars": 3, "avril": 4, "avr": 4,
-	"mai": 5, "juin": 6, "juillet": 7, "juil": 7, "août": 8, "aout": 8, "septembre": 9, "octobre": 10,
-	"novembre": 11, "décembre": 12, "decembre": 12, "déc": 12,
-	"januar": 1, "jänner": 1, "februar": 2, "märz": 3, "maerz": 3, "mär": 3, "juni": 6, "juli": 7,
+	"mai": 5, "juin": 6, "juillet": 7, "juil": 7, "août": 8, "aout": 8, "septembre": 9, "sept": 9, "octobre": 10,
+	"oct": 10, "novembre": 11, "nov": 11, "décembre": 12, "decembre": 12, "déc": 12,
+	"januar": 1, "jänner": 1, "februar": 2, "märz": 3, "maerz": 3, "mär": 3, "mrz": 3, "juni": 6, "juli": 7,
 	"oktober": 10, "okt": 10, "dezember": 12, "dez": 12,
-	"enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7, "agosto": 8,
-	"septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12,
+	"enero": 1, "ene": 1, "febrero": 2, "feb": 2, "marzo": 3, "abril": 4, "abr": 4, "mayo": 5, "junio": 6,
+	"julio": 7, "agosto": 8, "ago": 8, "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11,
+	"diciembre": 12, "dic": 12,
+}
+
+// yearlessMonth is the month a date without its year names, or 0 for a
+// month name that is a word too: "ago" (Spanish abbreviation, English
+// word), "sept" (French abbreviation, French for seven) and "Mars" in
+// capitals (the planet; French writes the month in lower case) are read
+// in a full date ("3 sept. 2025"), never without the year, where nothing
+// tells them from the word.
+func yearlessMonth(word string) int {
+	w := strings.TrimSuffix(word, ".")
+	switch strings.ToLower(w) {
+	case "ago", "sept":
+		return 0
+	}
+	if w == "Mars" || w == "MARS" {
+		return 0
+	}
+	return monthNum(w)
 }
 
 // foreignMonthRE is the alternation of foreignMonths, longest first, in
@@ -86,11 +107,30 @@ func isWordByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= '
 // "de 10h02 à 11h40", "vers 9h15"): the timeline reads them as "10:02".
 var frenchClock = regexp.MustCompile(`(?i)((?:^|[\s(,;])(?:de|à|a|vers|entre|et|dès|des|depuis|jusqu'à|jusqu’à)\s+)(\d{1,2})h(\d{2})\b`)
 
+// frenchWindow is a French window whose ends may give the hour alone
+// ("de 10h à 11h40", "entre 9h et 9h45"). One end at least must give its
+// minutes: "de 2h à 3h" is as often a duration (a delay of two to three
+// hours) as a window.
+var frenchWindow = regexp.MustCompile(`(?i)((?:^|[\s(,;])(?:de|entre)\s+)(\d{1,2})h(\d{2})?(\s+(?:à|a|et|jusqu'à|jusqu’à)\s+)(\d{1,2})h(\d{2})?\b`)
+
 // plainFrenchClocks writes the French clock times of text as clock times.
 func plainFrenchClocks(text string) string {
 	if !strings.Contains(text, "h") {
 		return text
 	}
+	text = frenchWindow.ReplaceAllStringFunc(text, func(w string) string {
+		m := frenchWindow.FindStringSubmatch(w)
+		if m[3] == "" && m[6] == "" {
+			return w
+		}
+		clock := func(h, min string) string {
+			if min == "" {
+				min = "00"
+			}
+			return h + ":" + min
+		}
+		return m[1] + clock(m[2], m[3]) + m[4] + clock(m[5], m[6])
+	})
 	return frenchClock.ReplaceAllString(text, "${1}${2}:${3}")
 }
 
@@ -131,10 +171,10 @@ func withYears(text string, sent civil) (string, []string) {
 		}
 	}
 	for _, loc := range yearlessDM.FindAllStringSubmatchIndex(text, -1) {
-		add(loc, atoi(text[loc[2]:loc[3]]), monthNum(text[loc[4]:loc[5]]))
+		add(loc, atoi(text[loc[2]:loc[3]]), yearlessMonth(text[loc[4]:loc[5]]))
 	}
 	for _, loc := range yearlessMD.FindAllStringSubmatchIndex(text, -1) {
-		add(loc, atoi(text[loc[4]:loc[5]]), monthNum(text[loc[2]:loc[3]]))
+		add(loc, atoi(text[loc[4]:loc[5]]), yearlessMonth(text[loc[2]:loc[3]]))
 	}
 	if len(adds) == 0 {
 		return text, nil
@@ -154,4 +194,22 @@ func withYears(text string, sent civil) (string, []string) {
 	}
 	b.WriteString(text[last:])
 	return b.String(), said
+}
+
+// onAtForeign is the day and clock time a French, German or Spanish
+// sentence states, as onAtRE reads "on 3 March 2025 at 10:02": "am 3. März
+// 2025 um 10:02 Uhr MEZ", "le lundi 3 mars 2025 à 10h02" (French clocks
+// read as plainFrenchClocks writes them), "el 3 de marzo de 2025 a las
+// 10:02". Groups: date, clock, zone. The zone is read in capitals only:
+// "et", "est" and "cet" are French words.
+var onAtForeign = regexp.MustCompile(`(?i)\b(?:am|le|el)\s+(?:\pL+,?\s+)?(\d{1,2}(?:er|\.)?\s+(?:de\s+)?(?:` + monthRE[1:len(monthRE)-1] + `|` + foreignMonthRE + `)\.?,?\s+(?:de\s+)?\d{4}),?\s+(?:um|à|a\s+las?|vers|gegen)\s+(\d{1,2}:\d{2})\s*(?:Uhr\s*)?\(?(?-i:` + zoneRE + `)?`)
+
+// writtenZone is the zone a window's end names, or "" for a word in lower
+// case that only spells one ("et", "est" and "cet" are French words):
+// a zone is written in capitals, but for "utc" and "gmt".
+func writtenZone(s string) string {
+	if s == strings.ToLower(s) && s != "utc" && s != "gmt" {
+		return ""
+	}
+	return s
 }

@@ -101,6 +101,8 @@ func readTimeline(name, text string, def *time.Location, defZone string) (*timel
 	if tl.start == nil {
 		if m := onAtRE.FindStringSubmatch(text); m != nil {
 			tl.start = tl.at(m[1], m[2], m[3], m[4])
+		} else if m := onAtForeign.FindStringSubmatch(text); m != nil {
+			tl.start = tl.at(m[1], m[2], "", m[3])
 		}
 	}
 	tl.detectedAt(text)
@@ -186,8 +188,9 @@ func (tl *timeline) fromSpan(text string) {
 	if !ok {
 		return
 	}
-	tl.start = tl.at(day.String(), m[1], spanStartMarker(m[1], m[2], m[3], m[4]), m[5])
-	tl.resolved = tl.at(day.String(), m[3], m[4], m[5])
+	zone := writtenZone(m[5])
+	tl.start = tl.at(day.String(), m[1], spanStartMarker(m[1], m[2], m[3], m[4]), zone)
+	tl.resolved = tl.at(day.String(), m[3], m[4], zone)
 	if tl.start != nil && tl.resolved != nil && tl.resolved.Before(*tl.start) {
 		r := tl.resolved.AddDate(0, 0, 1)
 		tl.resolved = &r
