@@ -68,8 +68,7 @@ func splitTitleOrg(s string) (string, string) {
 // spanPattern finds the incident window a case page states in its
 // Symptoms: "from 01:13 to 01:35 PDT" or "Between 13:34 and 17:33 PST".
 // Groups: 1 start clock, 2 its am/pm marker, 3 end clock, 4 its marker,
-// 5 zone; spanStartMarker gives the start's marker.
-// The zone may be missing ("zwischen 10:02 und 11:40."); Spanish puts an
+// 5 zone; spanStartMarker gives the start's marker. The zone may be missing ("zwischen 10:02 und 11:40."); Spanish puts an
 // article before each clock ("desde las 10:02 hasta las 11:40").
 var spanPattern = regexp.MustCompile(`(?i)\b(?:from|between|von|zwischen|de|desde|entre)\s+(?:las\s+)?(\d{1,2}:\d{2})\s*(?:([ap]\.?m\.?)\s*)?(?:Uhr\s+)?(?:to|and|until|bis|und|à|a|et|y|hasta|-|–)\s+(?:las\s+)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*(?:Uhr\s*)?(?:\(?([A-Z]{2,5}|US/[A-Za-z]+|UTC[+-]?\d*)\)?)?`)
 
@@ -95,7 +94,14 @@ func startEnd(c *incident.Incident) {
 	if len(c.Date) != len("2006-01-02") || c.Start != nil {
 		return
 	}
-	m := spanPattern.FindStringSubmatch(c.Symptoms)
+	// The first window that writes a zone after it; that zone must be one.
+	var m []string
+	for _, w := range spanPattern.FindAllStringSubmatch(c.Symptoms, -1) {
+		if w[5] != "" {
+			m = w
+			break
+		}
+	}
 	if m == nil {
 		return
 	}
