@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -27,24 +26,6 @@ var foreignMonths = map[string]int{
 	"enero": 1, "ene": 1, "febrero": 2, "feb": 2, "marzo": 3, "abril": 4, "abr": 4, "mayo": 5, "junio": 6,
 	"julio": 7, "agosto": 8, "ago": 8, "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11,
 	"diciembre": 12, "dic": 12,
-}
-
-// yearlessMonth is the month a date without its year names, or 0 for a
-// month name that is a word too: "ago" (Spanish abbreviation, English
-// word), "sept" (French abbreviation, French for seven) and "Mars" in
-// capitals (the planet; French writes the month in lower case) are read
-// in a full date ("3 sept. 2025"), never without the year, where nothing
-// tells them from the word.
-func yearlessMonth(word string) int {
-	w := strings.TrimSuffix(word, ".")
-	switch strings.ToLower(w) {
-	case "ago", "sept":
-		return 0
-	}
-	if w == "Mars" || w == "MARS" {
-		return 0
-	}
-	return monthNum(w)
 }
 
 // foreignMonthRE is the alternation of foreignMonths, longest first, in
@@ -132,68 +113,6 @@ func plainFrenchClocks(text string) string {
 		return m[1] + clock(m[2], m[3]) + m[4] + clock(m[5], m[6])
 	})
 	return frenchClock.ReplaceAllString(text, "${1}${2}:${3}")
-}
-
-// A date written without its year, English or not: "14 March", "March
-// 14", "le 14 mars", "14. März", "3 de marzo". Groups: day and month (dm),
-// or month and day (md).
-var (
-	yearlessDM = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th|er|\.)?\s+(?:de\s+)?(` + monthRE[1:len(monthRE)-1] + `|` + foreignMonthRE + `)\b\.?`)
-	yearlessMD = regexp.MustCompile(`\b` + monthRE + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
-	// what follows a date that has its year: ", 2025", " de 2025"
-	yearAfter = regexp.MustCompile(`^,?\s+(?:de\s+)?\d{4}\b`)
-)
-
-// withYears writes the year of sent after every date of text that has
-// none, and says which: the year that puts the day on or before sent (a
-// mail sent on 3 January 2025 about "29 December" means 2024). Text is
-// only read, for the timeline; the narrative keeps what was written.
-func withYears(text string, sent civil) (string, []string) {
-	if sent.y == 0 || sent.d == 0 {
-		return text, nil
-	}
-	type ins struct {
-		at   int
-		year int
-		what string
-	}
-	var adds []ins
-	add := func(loc []int, day, month int) {
-		if loc[1] < len(text) && yearAfter.MatchString(text[loc[1]:]) || month == 0 {
-			return
-		}
-		y := sent.y
-		if month > sent.m || month == sent.m && day > sent.d {
-			y--
-		}
-		if validCivil(y, month, day) {
-			adds = append(adds, ins{loc[1], y, text[loc[0]:loc[1]]})
-		}
-	}
-	for _, loc := range yearlessDM.FindAllStringSubmatchIndex(text, -1) {
-		add(loc, atoi(text[loc[2]:loc[3]]), yearlessMonth(text[loc[4]:loc[5]]))
-	}
-	for _, loc := range yearlessMD.FindAllStringSubmatchIndex(text, -1) {
-		add(loc, atoi(text[loc[4]:loc[5]]), yearlessMonth(text[loc[2]:loc[3]]))
-	}
-	if len(adds) == 0 {
-		return text, nil
-	}
-	sort.Slice(adds, func(i, j int) bool { return adds[i].at < adds[j].at })
-	var b strings.Builder
-	var said []string
-	last := 0
-	for _, a := range adds {
-		if a.at < last {
-			continue // two readings of one date
-		}
-		b.WriteString(text[last:a.at])
-		fmt.Fprintf(&b, " %d", a.year)
-		last = a.at
-		said = append(said, fmt.Sprintf("%q as %d", strings.TrimSuffix(strings.TrimSpace(a.what), "."), a.year))
-	}
-	b.WriteString(text[last:])
-	return b.String(), said
 }
 
 // onAtForeign is the day and clock time a French, German or Spanish

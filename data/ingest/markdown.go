@@ -195,7 +195,10 @@ func bodyTimeline(name string, c *incident.Incident) []string {
 	}
 	var notes []string
 	if c.Narrative != "" {
-		tl, err := readTimeline(name, c.Narrative, nil, "")
+		// Dates the body writes without their year take the one it,
+		// the title or the front matter's date states (lendYears).
+		text, lent, unread := lendYears(c.Narrative, c.Title, c.Date)
+		tl, err := readTimeline(name, text, nil, "")
 		if err != nil {
 			notes = append(notes, "body timeline not used ("+incident.KindOf(err).Error()+")")
 		} else {
@@ -204,6 +207,12 @@ func bodyTimeline(name string, c *incident.Incident) []string {
 				notes = append(notes, n+" from text")
 			}
 			notes = append(notes, tl.warnings...)
+			if len(lent) > 0 {
+				notes = append(notes, "dates without a year read in the year the text states: "+strings.Join(lent, ", "))
+			}
+			if unread != "" && c.Start == nil {
+				notes = append(notes, unread)
+			}
 		}
 	}
 	if c.Date != "" {

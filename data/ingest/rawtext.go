@@ -242,11 +242,16 @@ func parseRawText(in Input) (*Result, error) {
 	} else {
 		c.Region = mostFrequent(regionPattern.FindAllString(text, -1))
 	}
-	// An email's body may write its dates without the year: the mail's
-	// own date lends it (withYears), to the timeline alone.
-	timeText, lent := text, []string(nil)
-	if email {
+	// Dates written without their year take the year the email was sent
+	// (withYears), else the one the text states (lendYears), for the
+	// timeline alone.
+	timeText, lent, unread := text, []string(nil), ""
+	lentFrom := "the year the text states"
+	if email && sent.y != 0 {
 		timeText, lent = withYears(text, sent)
+		lentFrom = fmt.Sprintf("the year the email was sent (%s)", sent)
+	} else {
+		timeText, lent, unread = lendYears(text, subject)
 	}
 	tl, err := extractTimeline(in.Name, timeText)
 	if err != nil {
@@ -264,7 +269,10 @@ func parseRawText(in Input) (*Result, error) {
 	note := rawNote(c, tl, org+orgFrom, org == "unknown", email)
 	notes := []string{note}
 	if len(lent) > 0 {
-		notes = append(notes, fmt.Sprintf("%s: dates without a year read in the year the email was sent (%s): %s", c.ID, sent, strings.Join(lent, ", ")))
+		notes = append(notes, fmt.Sprintf("%s: dates without a year read in %s: %s", c.ID, lentFrom, strings.Join(lent, ", ")))
+	}
+	if unread != "" && c.Start == nil {
+		notes = append(notes, c.ID+": "+unread)
 	}
 	for _, w := range tl.warnings {
 		notes = append(notes, c.ID+": "+w)

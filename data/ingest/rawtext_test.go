@@ -36,8 +36,11 @@ func TestRawTextSeed(t *testing.T) {
 		{"id", strings.HasPrefix(c.ID, "gcp-2022-06-14-") && len(c.ID) == len("gcp-2022-06-14-")+6},
 		{"actions", len(c.ActionItems) == 3},
 		{"root cause", strings.HasPrefix(c.RootCause, "The health checking service and GFE share")},
-		{"notes", len(res.Notes) == 2 && res.Notes[0] == c.ID+": extracted start, detected, resolved, ttr (given); region us-central1; org Google Cloud" &&
-			res.Notes[1] == c.ID+": ttd derived from its timestamps"},
+		// "On 13 June 16:30 to 14 June 17:43 2022": the year after the
+		// second clock is the first day's too.
+		{"notes", len(res.Notes) == 3 && res.Notes[0] == c.ID+": extracted start, detected, resolved, ttr (given); region us-central1; org Google Cloud" &&
+			res.Notes[1] == c.ID+`: dates without a year read in the year the text states: "13 June" as 2022, "14 June" as 2022` &&
+			res.Notes[2] == c.ID+": ttd derived from its timestamps"},
 	}
 	for _, ck := range checks {
 		if !ck.ok {

@@ -228,10 +228,12 @@ func (tl *timeline) detectedAt(text string) {
 	tl.detected = tl.at(day, text[loc[2]:loc[3]], ampm, zone)
 }
 
-// lastDayBefore returns the last full date written before byte offset i.
+// lastDayBefore returns the last full date written before byte offset i,
+// unless a date without its year is written after it ("14 March 2025 …
+// on 2 January, from 01:10"): the day is then unknown.
 func lastDayBefore(text string, i int) (civil, bool) {
 	var best civil
-	found := false
+	found, after := false, 0
 	for off := 0; off < i; {
 		c, end, ok := findDay(text[off:i])
 		if !ok {
@@ -239,6 +241,10 @@ func lastDayBefore(text string, i int) (civil, bool) {
 		}
 		best, found = c, true
 		off += end
+		after = off
+	}
+	if found && len(yearlessDates(text[after:i])) > 0 {
+		return civil{}, false
 	}
 	return best, found
 }

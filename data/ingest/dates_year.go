@@ -1,0 +1,223 @@
+package ingest
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Dates written without their year ("14 March", "March 14", "le 14
+// mars", "14. März", "3 de marzo") are read in a year stated elsewhere,
+// and only where that needs no guess:
+//   - an email's body takes the year it was sent (its Date or Sent
+//     header), the year before when the day would fall after the mail
+//     (withYears);
+//   - any other text takes the one year its own full dates state (a
+//     heading "Outage of 14 March 2025", the case's date), when the day
+//     lies within a month of one of them in that year (lendYears). A text
+//     that states no full date, full dates of several years, or none
+//     within a month of the day lends none, and the day stays unread; a
+//     month and year ("October 2014") lends none either, since a text
+//     that names a month often tells of several incidents in it.
+// The year is written into the text the timeline reads; the narrative
+// keeps what was written.
+
+// A date written without its year, English or not: "14 March", "March
+// 14", "le 14 mars", "14. März", "3 de marzo". Groups: day and month (dm),
+// or month and day (md).
+var (
+	yearlessDM = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th|er|\.)?\s+(?:de\s+)?(` + monthRE[1:len(monthRE)-1] + `|` + foreignMonthRE + `)\b\.?`)
+	yearlessMD = regexp.MustCompile(`\b` + monthRE + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
+	// what follows a date that has its year: ", 2025", " de 2025"
+	yearAfter = regexp.MustCompile(`^,?\s+(?:de\s+)?\d{4}\b`)
+)
+
+// yearlessDate is one date of a text written without its year: where it
+// ends, its month and day, and how it was written.
+type yearlessDate struct {
+	end, m, d int
+	what      string
+}
+
+// yearlessDates are the dates of text written without a year, in order,
+// one reading for each place.
+func yearlessDates(text string) []yearlessDate {
+	if !hasMonthName(text) && !hasForeignMonth(text) {
+		return nil
+	}
+	type found struct {
+		start int
+		date  yearlessDate
+	}
+	var all []found
+	add := func(loc []int, day, month int) {
+		if month == 0 || loc[1] < len(text) && yearAfter.MatchString(text[loc[1]:]) {
+			return
+		}
+		what := strings.TrimSuffix(strings.TrimSpace(text[loc[0]:loc[1]]), ".")
+		all = append(all, found{loc[0], yearlessDate{loc[1], month, day, what}})
+	}
+	for _, loc := range yearlessDM.FindAllStringSubmatchIndex(text, -1) {
+		add(loc, atoi(text[loc[2]:loc[3]]), yearlessMonth(text[loc[4]:loc[5]]))
+	}
+	for _, loc := range yearlessMD.FindAllStringSubmatchIndex(text, -1) {
+		add(loc, atoi(text[loc[4]:loc[5]]), yearlessMonth(text[loc[2]:loc[3]]))
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].start < all[j].start })
+	var out []yearlessDate
+	last := 0
+	for _, f := range all {
+		if f.start < last {
+			continue // two readings of one date
+		}
+		out = append(out, f.date)
+		last = f.date.end
+	}
+	return out
+}
+
+// yearlessMonth is the month a date without its year names, or 0 for a
+// month name that is a word too: "ago" (Spanish abbreviation, English
+// word), "sept" (French abbreviation, French for seven) and "Mars" in
+// capitals (the planet; French writes the month in lower case) are read
+// in a full date ("3 sept. 2025"), never without the year, where nothing
+// tells them from the word.
+func yearlessMonth(word string) int {
+	w := strings.TrimSuffix(word, ".")
+	switch strings.ToLower(w) {
+	case "ago", "sept":
+		return 0
+	}
+	if w == "Mars" || w == "MARS" {
+		return 0
+	}
+	return monthNum(w)
+}
+
+// writeYears writes each lent year after its date and says which ("\"14
+// March\" as 2025"); a year of 0 lends nothing.
+func writeYears(text string, dates []yearlessDate, years []int) (string, []string) {
+	var b strings.Builder
+	var said []string
+	last := 0
+	for i, d := range dates {
+		if years[i] == 0 {
+			continue
+		}
+		b.WriteString(text[last:d.end])
+		fmt.Fprintf(&b, " %d", years[i])
+		last = d.end
+		said = append(said, fmt.Sprintf("%q as %d", d.what, years[i]))
+	}
+	if len(said) == 0 {
+		return text, nil
+	}
+	b.WriteString(text[last:])
+	return b.String(), said
+}
+
+// withYears writes the year of sent after every date of text that has
+// none, and says which: the year that puts the day on or before sent (a
+// mail sent on 3 January 2025 about "29 December" means 2024).
+func withYears(text string, sent civil) (string, []string) {
+	if sent.y == 0 || sent.d == 0 {
+		return text, nil
+	}
+	dates := yearlessDates(text)
+	years := make([]int, len(dates))
+	for i, d := range dates {
+		y := sent.y
+		if d.m > sent.m || d.m == sent.m && d.d > sent.d {
+			y--
+		}
+		if validCivil(y, d.m, d.d) {
+			years[i] = y
+		}
+	}
+	return writeYears(text, dates, years)
+}
+
+// statedDays are the full dates texts state ("14 March 2025",
+// "2025-03-14", "14. März 2025", an ISO 8601 stamp, a case date).
+func statedDays(texts ...string) []time.Time {
+	var out []time.Time
+	for _, t := range texts {
+		t = plainISOStamps(t)
+		for off := 0; off < len(t); {
+			c, end, ok := findDay(t[off:])
+			if !ok {
+				break
+			}
+			out = append(out, time.Date(c.y, time.Month(c.m), c.d, 0, 0, 0, 0, time.UTC))
+			off += end
+		}
+	}
+	return out
+}
+
+// lendNear is how far from a stated day a date without its year may lie
+// to take its year.
+const lendNear = 31 * 24 * time.Hour
+
+// lendYears writes, after each date of text written without its year,
+// the one year the full dates of text and also (a title, the case's
+// date) state, when the day lies within a month of one of them. It
+// returns the text the timeline reads, the dates it lent a year to, and
+// a note on the dates it left unread (empty when there were none), with
+// the reason.
+func lendYears(text string, also ...string) (string, []string, string) {
+	dates := yearlessDates(text)
+	if len(dates) == 0 {
+		return text, nil, ""
+	}
+	days := statedDays(append([]string{text}, also...)...)
+	yearSet := map[int]bool{}
+	for _, d := range days {
+		yearSet[d.Year()] = true
+	}
+	years := make([]int, len(dates))
+	var unread []string
+	for i, d := range dates {
+		if len(yearSet) == 1 {
+			years[i] = nearYear(d, days)
+		}
+		if years[i] == 0 {
+			unread = append(unread, fmt.Sprintf("%q", d.what))
+		}
+	}
+	lent, said := writeYears(text, dates, years)
+	if len(unread) == 0 {
+		return lent, said, ""
+	}
+	why := "the text states no full date"
+	switch {
+	case len(yearSet) > 1:
+		stated := make([]string, 0, len(yearSet))
+		for y := range yearSet {
+			stated = append(stated, fmt.Sprint(y))
+		}
+		sort.Strings(stated)
+		why = "the text's full dates are of several years (" + strings.Join(stated, ", ") + ")"
+	case len(yearSet) == 1:
+		why = "no full date the text states is within a month of them"
+	}
+	return lent, said, fmt.Sprintf("dates without a year not read (%s): %s", why, strings.Join(unread, ", "))
+}
+
+// nearYear is the year of days (all of one year) when d, in that year,
+// lies within lendNear of one of them, else 0.
+func nearYear(d yearlessDate, days []time.Time) int {
+	y := days[0].Year()
+	if !validCivil(y, d.m, d.d) {
+		return 0
+	}
+	t := time.Date(y, time.Month(d.m), d.d, 0, 0, 0, 0, time.UTC)
+	for _, s := range days {
+		if diff := t.Sub(s); diff <= lendNear && diff >= -lendNear {
+			return y
+		}
+	}
+	return 0
+}

@@ -1,0 +1,105 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDocumentLendsYear: a text that is no email dates a day written
+// without its year ("On 15 March") by the one year its full dates state,
+// when the day lies within a month of one of them; a text that states no
+// full date, full dates of several years, or none near the day leaves the
+// day unread, and the note says why. Before, the window took the last
+// full date written before it (the heading's 14 March) or nothing.
+func TestDocumentLendsYear(t *testing.T) {
+	window := "On 15 March between 09:10 and 10:25 UTC checkout failed for every card.\n"
+	for _, c := range []struct {
+		name, text, start, date, note string
+	}{
+		{"the heading's year", "# Checkout outage of 14 March 2025\n\n" + window,
+			"2025-03-15T09:10:00Z", "2025-03-15", `read in the year the text states: "15 March" as 2025`},
+		{"German heading, German day", "# Störung vom 14. März 2025\n\nAm 15. März von 09:10 bis 10:25 Uhr UTC fiel die Kasse aus.\n",
+			"2025-03-15T09:10:00Z", "2025-03-15", `"15. März" as 2025`},
+		{"a stamp states the year", "# Checkout outage\n\nAlert fired at 2025-03-16T08:00Z.\n\n" + window,
+			"2025-03-15T09:10:00Z", "2025-03-15", `"15 March" as 2025`},
+		{"no year anywhere", "# Checkout outage\n\n" + window,
+			"none", "", `dates without a year not read (the text states no full date): "15 March"`},
+		{"a month and year lends none", "# Checkout outages in March 2025\n\n" + window,
+			"none", "", `not read (the text states no full date)`},
+		{"several years", "# Checkout outage\n\n" + window + "It failed the same way on 2 June 2023 and on 4 May 2024.\n",
+			"none", "2023-06-02", `not read (the text's full dates are of several years (2023, 2024))`}, // the first full date dates the case, as before
+		{"far from the stated day", "# Year-end outage of 30 December 2024\n\nOn 2 January between 01:10 and 02:25 UTC checkout failed for every card.\n",
+			"none", "2024-12-30", `not read (no full date the text states is within a month of them): "2 January"`},
+		{"a year stated is kept", "# Checkout outage\n\nOn 15 March 2023 between 09:10 and 10:25 UTC checkout failed.\n",
+			"2023-03-15T09:10:00Z", "2023-03-15", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := ParseChecked(Input{Name: "note.md", Data: []byte(c.text), Opts: Options{Org: "Acme"}}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := res.Incidents[0]
+			if got := stampOf(in.Start); got != c.start {
+				t.Errorf("start %s, want %s (notes %v)", got, c.start, res.Notes)
+			}
+			notes := strings.Join(res.Notes, "\n")
+			if c.note != "" && !strings.Contains(notes, c.note) {
+				t.Errorf("notes %q, want one with %q", notes, c.note)
+			}
+			if c.note == "" && strings.Contains(notes, "without a year") {
+				t.Errorf("notes %q speak of a date without a year", notes)
+			}
+			if in.Date != c.date {
+				t.Errorf("date %q, want %q", in.Date, c.date)
+			}
+			body := c.text[strings.Index(c.text, "\n\n")+2:]
+			if first := body[:strings.Index(body, "\n")]; !strings.Contains(in.Narrative, first) {
+				t.Errorf("the narrative must keep %q as written: %q", first, in.Narrative)
+			}
+		})
+	}
+}
+
+// TestMarkdownLendsYear: the body of a Markdown postmortem takes the year
+// of its front matter's date or its title.
+func TestMarkdownLendsYear(t *testing.T) {
+	for _, c := range []struct{ name, text, start string }{
+		{"front matter date", "---\ntitle: Checkout outage\nstart_time: 2025-03-15\n---\n\nOn 15 March between 09:10 and 10:25 UTC checkout failed.\n", "2025-03-15T09:10:00Z"},
+		{"title", "---\ntitle: Checkout outage of 15 March 2025\n---\n\nOn 15 March between 09:10 and 10:25 UTC checkout failed.\n", "2025-03-15T09:10:00Z"},
+		{"neither", "---\ntitle: Checkout outage\n---\n\nOn 15 March between 09:10 and 10:25 UTC checkout failed.\n", "none"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := ParseChecked(Input{Name: "pm.md", Data: []byte(c.text), Opts: Options{Org: "Acme"}}, "markdown")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := stampOf(res.Incidents[0].Start); got != c.start {
+				t.Errorf("start %s, want %s (notes %v)", got, c.start, res.Notes)
+			}
+		})
+	}
+}
+
+// TestYearlessDates: which words are read as a date without its year.
+func TestYearlessDates(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"on 14 March, at 09:10", "14 March"},
+		{"on March 14th at 09:10", "March 14th"},
+		{"le 1er mars à 10h02", "1er mars"},
+		{"am 3. März um 10:02", "3. März"},
+		{"el 3 de marzo a las 10:02", "3 de marzo"},
+		{"14 March 2025, 15 March, 2025", ""},
+		{"3 de marzo de 2025", ""},
+		{"3 sept personnes, 3 ago", ""}, // French seven, English ago
+		{"3 Mars rovers", ""},
+		{"10 may fail", ""},
+	} {
+		var got []string
+		for _, d := range yearlessDates(c.text) {
+			got = append(got, d.what)
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("yearlessDates(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
