@@ -63,10 +63,13 @@ func TestDocumentLendsYear(t *testing.T) {
 // TestMarkdownLendsYear: the body of a Markdown postmortem takes the year
 // of its front matter's date or its title.
 func TestMarkdownLendsYear(t *testing.T) {
-	for _, c := range []struct{ name, text, start string }{
-		{"front matter date", "---\ntitle: Checkout outage\nstart_time: 2025-03-15\n---\n\nOn 15 March between 09:10 and 10:25 UTC checkout failed.\n", "2025-03-15T09:10:00Z"},
-		{"title", "---\ntitle: Checkout outage of 15 March 2025\n---\n\nOn 15 March between 09:10 and 10:25 UTC checkout failed.\n", "2025-03-15T09:10:00Z"},
-		{"neither", "---\ntitle: Checkout outage\n---\n\nOn 15 March between 09:10 and 10:25 UTC checkout failed.\n", "none"},
+	for _, c := range []struct{ name, text, start, note string }{
+		{"front matter date", "---\ntitle: Checkout outage\nstart_time: 2025-03-15\n---\n\nOn 15 March between 09:10 and 10:25 UTC checkout failed.\n",
+			"2025-03-15T09:10:00Z", `: dates without a year read in the year the text states: "15 March" as 2025`},
+		{"title", "---\ntitle: Checkout outage of 15 March 2025\n---\n\nOn 15 March between 09:10 and 10:25 UTC checkout failed.\n",
+			"2025-03-15T09:10:00Z", `"15 March" as 2025`},
+		{"neither", "---\ntitle: Checkout outage\n---\n\nOn 15 March between 09:10 and 10:25 UTC checkout failed.\n",
+			"none", `: dates without a year not read (the text states no full date): "15 March"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := ParseChecked(Input{Name: "pm.md", Data: []byte(c.text), Opts: Options{Org: "Acme"}}, "markdown")
@@ -75,6 +78,9 @@ func TestMarkdownLendsYear(t *testing.T) {
 			}
 			if got := stampOf(res.Incidents[0].Start); got != c.start {
 				t.Errorf("start %s, want %s (notes %v)", got, c.start, res.Notes)
+			}
+			if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, c.note) {
+				t.Errorf("notes %q, want one with %q", notes, c.note)
 			}
 		})
 	}

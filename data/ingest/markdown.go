@@ -170,7 +170,8 @@ func parseFrontMatterCase(in Input, fmText, body []byte) (*incident.Incident, *R
 		c.Sources = append(c.Sources, incident.Source{URL: u, Kind: "archive"})
 	}
 	c.Tags = categoryTags(c.Categories)
-	notes = append(notes, bodyTimeline(in.Name, c)...)
+	taken, yearNotes := bodyTimeline(in.Name, c)
+	notes = append(notes, taken...)
 	note := c.ID + ": "
 	if len(notes) == 0 {
 		note += "no times given"
@@ -178,6 +179,9 @@ func parseFrontMatterCase(in Input, fmText, body []byte) (*incident.Incident, *R
 		note += "extracted " + strings.Join(notes, ", ")
 	}
 	resNotes := []string{note}
+	for _, n := range yearNotes {
+		resNotes = append(resNotes, c.ID+": "+n)
+	}
 	if n := unreadKeysNote(fmText); n != "" {
 		resNotes = append(resNotes, c.ID+": "+n)
 	}
@@ -187,13 +191,14 @@ func parseFrontMatterCase(in Input, fmText, body []byte) (*incident.Incident, *R
 // bodyTimeline gives a case whose front matter states no start time what
 // its text does: the times of the body's timeline (the one reader raw text
 // uses), else a date from the title, summary or body ("(August 2022)",
-// "on March 24, 2014"). It returns the notes of what it took; a timeline
-// the reader refuses (an end before its start) is left out, with a note.
-func bodyTimeline(name string, c *incident.Incident) []string {
+// "on March 24, 2014"). It returns the notes of what it took, and those
+// on the years it lent to dates written without one or left unread
+// (lendYears); a timeline the reader refuses (an end before its start) is
+// left out, with a note.
+func bodyTimeline(name string, c *incident.Incident) (notes, yearNotes []string) {
 	if c.Start != nil || len(c.Narrative) > incident.MaxTextBytes {
-		return nil
+		return nil, nil
 	}
-	var notes []string
 	if c.Narrative != "" {
 		// Dates the body writes without their year take the one it,
 		// the title or the front matter's date states (lendYears).
@@ -208,29 +213,29 @@ func bodyTimeline(name string, c *incident.Incident) []string {
 			}
 			notes = append(notes, tl.warnings...)
 			if len(lent) > 0 {
-				notes = append(notes, "dates without a year read in the year the text states: "+strings.Join(lent, ", "))
+				yearNotes = append(yearNotes, "dates without a year read in the year the text states: "+strings.Join(lent, ", "))
 			}
 			if unread != "" && c.Start == nil {
-				notes = append(notes, unread)
+				yearNotes = append(yearNotes, unread)
 			}
 		}
 	}
 	if c.Date != "" {
-		return notes
+		return notes, yearNotes
 	}
 	// A year alone ("in 2013") is taken from the title only: in running
 	// text it is as often the background as the incident.
 	if d, ok := findCoarseDate(c.Title); ok {
 		c.Date = d.String()
-		return append(notes, "date from title")
+		return append(notes, "date from title"), yearNotes
 	}
 	for _, s := range []string{c.Summary, c.Narrative} {
 		if d, ok := findDayOrMonth(s); ok {
 			c.Date = d.String()
-			return append(notes, "date from text")
+			return append(notes, "date from text"), yearNotes
 		}
 	}
-	return notes
+	return notes, yearNotes
 }
 
 // mdTitle takes a title from the summary's first sentence, the body's
