@@ -179,11 +179,13 @@ func lendYears(text string, also ...string) (string, []string, string) {
 	}
 	years := make([]int, len(dates))
 	var unread []string
+	named := map[string]bool{}
 	for i, d := range dates {
 		if len(yearSet) == 1 {
 			years[i] = nearYear(d, days)
 		}
-		if years[i] == 0 {
+		if years[i] == 0 && !named[d.what] {
+			named[d.what] = true
 			unread = append(unread, fmt.Sprintf("%q", d.what))
 		}
 	}

@@ -22,8 +22,8 @@ func TestDocumentLendsYear(t *testing.T) {
 			"2025-03-15T09:10:00Z", "2025-03-15", `"15. März" as 2025`},
 		{"a stamp states the year", "# Checkout outage\n\nAlert fired at 2025-03-16T08:00Z.\n\n" + window,
 			"2025-03-15T09:10:00Z", "2025-03-15", `"15 March" as 2025`},
-		{"no year anywhere", "# Checkout outage\n\n" + window,
-			"none", "", `dates without a year not read (the text states no full date): "15 March"`},
+		{"no year anywhere", "# Checkout outage\n\n" + window + "On 15 March at 11:00 the fix was rolled out.\n",
+			"none", "", `dates without a year not read (the text states no full date): "15 March"` + "\n"},
 		{"a month and year lends none", "# Checkout outages in March 2025\n\n" + window,
 			"none", "", `not read (the text states no full date)`},
 		{"several years", "# Checkout outage\n\n" + window + "It failed the same way on 2 June 2023 and on 4 May 2024.\n",
@@ -42,7 +42,7 @@ func TestDocumentLendsYear(t *testing.T) {
 			if got := stampOf(in.Start); got != c.start {
 				t.Errorf("start %s, want %s (notes %v)", got, c.start, res.Notes)
 			}
-			notes := strings.Join(res.Notes, "\n")
+			notes := strings.Join(res.Notes, "\n") + "\n"
 			if c.note != "" && !strings.Contains(notes, c.note) {
 				t.Errorf("notes %q, want one with %q", notes, c.note)
 			}
