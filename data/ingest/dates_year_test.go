@@ -109,3 +109,24 @@ func TestYearlessDates(t *testing.T) {
 		}
 	}
 }
+
+// TestEmailMonthFirst: "March 14 at 09:10 UTC" opening a sentence of an
+// email is the start, in the year the mail was sent.
+func TestEmailMonthFirst(t *testing.T) {
+	for _, c := range []struct{ name, body, start string }{
+		{"month first", "March 14 at 09:10 UTC the payments API began returning errors.", "2025-03-14T09:10:00Z"},
+		{"weekday and day first", "Hi all. Friday, 14 March at 9:10 AM UTC the payments API began returning errors.", "2025-03-14T09:10:00Z"},
+		{"mid-sentence is no start", "We resolved the errors seen March 14 at 09:10 UTC.", "none"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text := "From: lead@example.internal\nDate: Tue, 18 Mar 2025 10:14:02 +0100\nSubject: Payments outage\n\n" + c.body + "\n"
+			res, err := ParseChecked(Input{Name: "mail.txt", Data: []byte(text), Opts: Options{Org: "Acme"}}, "rawtext")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := stampOf(res.Incidents[0].Start); got != c.start {
+				t.Errorf("start %s, want %s (notes %v)", got, c.start, res.Notes)
+			}
+		})
+	}
+}

@@ -23,6 +23,10 @@ var (
 	detectedRE   = regexp.MustCompile(`(?i)\b(?:alerted|paged|detected|notified|became aware)\b[^.]{0,160}?\bat\s+(?:approximately\s+|about\s+)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
 	resolvedRE   = regexp.MustCompile(`(?i)\b(?:fully mitigated|resolved|recovered|mitigated)\b[^.]{0,40}?\b(?:as of|at)\s+([^.]{0,40}?\d{1,2}:\d{2}[^.,;]{0,20})`)
 	onAtRE       = regexp.MustCompile(`(?i)\bon\s+(?:[A-Z][a-z]+day,?\s+)?([^.]{6,30}?\d{4}),?\s+at\s+(?:approximately\s+|about\s+)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
+	// a sentence that opens with the day and its time: "March 14 2025 at
+	// 09:10 UTC the API failed" (an email's "March 14 at 09:10" with its
+	// lent year)
+	dateAtRE = regexp.MustCompile(`(?m)(?:^|[.!?]\s+)(?:[A-Z][a-z]+day,?\s+)?(?P<day>` + spanDay + `),?\s+at\s+(?:approximately\s+|about\s+)?(?P<clock>\d{1,2}:\d{2})\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?\s*(?P<zone>` + zoneRE + `)?`)
 )
 
 // timeline is what a raw postmortem says about when things happened.
@@ -103,6 +107,9 @@ func readTimeline(name, text string, def *time.Location, defZone string) (*timel
 			tl.start = tl.at(m[1], m[2], m[3], m[4])
 		} else if m := onAtForeign.FindStringSubmatch(text); m != nil {
 			tl.start = tl.at(m[1], m[2], "", m[3])
+		} else if m := dateAtRE.FindStringSubmatch(text); m != nil {
+			g := func(name string) string { return m[dateAtRE.SubexpIndex(name)] }
+			tl.start = tl.at(g("day"), g("clock"), g("ampm"), g("zone"))
 		}
 	}
 	tl.detectedAt(text)
