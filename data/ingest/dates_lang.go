@@ -112,7 +112,31 @@ func plainFrenchClocks(text string) string {
 		}
 		return m[1] + clock(m[2], m[3]) + m[4] + clock(m[5], m[6])
 	})
+	text = frenchHour.ReplaceAllString(text, "${1}${2}:00")
 	return frenchClock.ReplaceAllString(text, "${1}${2}:${3}")
+}
+
+// frenchHour is the hour alone after a word that says "at" ("à 10h",
+// "vers 9h"); after "de" it is as often a duration ("un retard de 2h").
+var frenchHour = regexp.MustCompile(`(?i)((?:^|[\s(,;])(?:à|vers|dès)\s+)(\d{1,2})h\b`)
+
+// German clock times before "Uhr": "8.30 Uhr" is 8:30, "10 Uhr" is
+// 10:00, and the start of "von 9 bis 10 Uhr" (or "zwischen 9 und 10:30
+// Uhr") is 9:00.
+var (
+	germanDotClock   = regexp.MustCompile(`\b(\d{1,2})\.(\d{2})(\s*Uhr)\b`)
+	germanWindowHour = regexp.MustCompile(`\b((?i:von|zwischen)\s+)(\d{1,2})(\s+(?:bis|und)\s+\d{1,2}(?:[:.]\d{2})?\s*Uhr)\b`)
+	germanHour       = regexp.MustCompile(`(^|[^\d:.])(\d{1,2})(\s*Uhr)\b`)
+)
+
+// plainGermanClocks writes the German clock times of text as clock times.
+func plainGermanClocks(text string) string {
+	if !strings.Contains(text, "Uhr") {
+		return text
+	}
+	text = germanDotClock.ReplaceAllString(text, "${1}:${2}${3}")
+	text = germanWindowHour.ReplaceAllString(text, "${1}${2}:00${3}")
+	return germanHour.ReplaceAllString(text, "${1}${2}:00${3}")
 }
 
 // onAtForeign is the day and clock time a French, German or Spanish

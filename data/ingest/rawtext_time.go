@@ -55,7 +55,7 @@ func extractTimeline(name, text string) (*timeline, error) { return readTimeline
 // clock time, else def (named defZone) when given, else UTC. ISO 8601
 // stamps are read as plainISOStamps writes them.
 func readTimeline(name, text string, def *time.Location, defZone string) (*timeline, error) {
-	text = plainFrenchClocks(plainISOStamps(text))
+	text = plainGermanClocks(plainFrenchClocks(plainISOStamps(text)))
 	tl := &timeline{}
 	switch {
 	case allTimesZone.MatchString(text):
