@@ -30,6 +30,8 @@ func TestDocumentLendsYear(t *testing.T) {
 			"none", "2023-06-02", `not read (the text's full dates are of several years (2023, 2024))`}, // the first full date dates the case, as before
 		{"far from the stated day", "# Year-end outage of 30 December 2024\n\nOn 2 January between 01:10 and 02:25 UTC checkout failed for every card.\n",
 			"none", "2024-12-30", `not read (no full date the text states is within a month of them): "2 January"`},
+		{"an email without its Date header", "From: lead@example.internal\nSubject: Checkout outage\n\n" + window + "Written on 17 March 2025.\n",
+			"2025-03-15T09:10:00Z", "2025-03-15", `read in the year the text states: "15 March" as 2025`},
 		{"a year stated is kept", "# Checkout outage\n\nOn 15 March 2023 between 09:10 and 10:25 UTC checkout failed.\n",
 			"2023-03-15T09:10:00Z", "2023-03-15", ""},
 	} {
