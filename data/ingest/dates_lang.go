@@ -49,6 +49,10 @@ var foreignMonthRE = func() string {
 // de marzo de 2025".
 var dateDMYForeign = regexp.MustCompile(`\b(\d{1,2})(?:er|\.)?\s+(?:de\s+)?(` + foreignMonthRE + `)\.?,?\s+(?:de\s+)?(\d{4})\b`)
 
+// foreignDayRE is dateDMYForeign without groups, for longer expressions
+// (a dated window, rawtext_span.go).
+var foreignDayRE = `\d{1,2}(?:er|\.)?\s+(?:de\s+)?` + foreignMonthRE + `\.?,?\s+(?:de\s+)?\d{4}`
+
 // hasForeignMonth is the cheap test for a foreign month name in s before
 // the expression runs: one pass over its words, each of 3 to 10 bytes
 // looked up in lower case.

@@ -54,6 +54,12 @@ func TestDatesOtherLanguages(t *testing.T) {
 			"none", "none"},
 		{"French, à 10h", "# Panne des paiements\n\nLe 3 mars 2025 à 10h CET la passerelle est tombée.\n",
 			"2025-03-03T09:00:00Z", "none"},
+		{"German, over days", "# Störung der Anmeldung\n\nDie Anmeldung fiel vom 11.08.2025 06:00 bis 13.08.2025 18:00 Uhr MESZ aus.\n",
+			"2025-08-11T04:00:00Z", "2025-08-13T16:00:00Z"},
+		{"French, over days", "# Panne des paiements\n\nLes paiements ont échoué du 11 août 2025 à 6h00 au 13 août 2025 à 18h00 et personne n'a été alerté.\n",
+			"2025-08-11T06:00:00Z", "2025-08-13T18:00:00Z"},
+		{"Spanish, over days", "# Caída de pagos\n\nLos pagos fallaron desde el 11 de agosto de 2025 a las 06:00 hasta el 13 de agosto de 2025 a las 18:00 CEST.\n",
+			"2025-08-11T04:00:00Z", "2025-08-13T16:00:00Z"},
 		{"CEST in summer", "# Checkout outage\n\nOn 3 July 2025 from 10:02 to 11:40 CEST checkout failed.\n",
 			"2025-07-03T08:02:00Z", "2025-07-03T09:40:00Z"},
 	} {
