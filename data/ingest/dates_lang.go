@@ -100,7 +100,7 @@ var frenchWindow = regexp.MustCompile(`(?i)((?:^|[\s(,;])(?:de|entre)\s+)(\d{1,2
 
 // plainFrenchClocks writes the French clock times of text as clock times.
 func plainFrenchClocks(text string) string {
-	if !strings.Contains(text, "h") {
+	if !hasDigitH(text) {
 		return text
 	}
 	text = frenchWindow.ReplaceAllStringFunc(text, func(w string) string {
@@ -159,4 +159,20 @@ func writtenZone(s string) string {
 		return ""
 	}
 	return s
+}
+
+// hasDigitH is the cheap test for a French clock ("10h02", "10h") before
+// the expressions run: a digit followed by "h".
+func hasDigitH(text string) bool {
+	for i := strings.IndexByte(text, 'h'); i >= 0; {
+		if i > 0 && '0' <= text[i-1] && text[i-1] <= '9' {
+			return true
+		}
+		j := strings.IndexByte(text[i+1:], 'h')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
