@@ -42,6 +42,12 @@
 // so.
 //
 // Plain notes (.md or .txt without front matter) are read as rawtext.
+// The times that prose states (raw text, Markdown bodies, a CSV row's
+// description) are read by one timeline reader (rawtext_time.go,
+// rawtext_span.go, rawtext_timeline.go), in English, French, German and
+// Spanish (dates_lang.go); a date written without its year takes a year
+// stated elsewhere only where no guess is needed, an email's send date or
+// the text's own full dates (dates_year.go).
 // Options (LoadWith) carry what files do not say: --org, --id-prefix,
 // --tz and the CSV mapping.
 //
@@ -57,6 +63,7 @@
 //	IL-0395: ttd given, ttr given, 3 tags, 12 references
 //	gcp-2022-06-14-651394: extracted start, detected, resolved, ttr (given); region us-central1; org Google Cloud
 //	gcp-2022-06-14-651394: ttd derived from its timestamps
+//	gcp-2022-06-14-651394: dates without a year read in the year the text states: "13 June" as 2022
 //	gcp-2022-06-14-651394: ttr: stated duration 2h differs from start to end 1h; the stated one is kept
 //	00b7f759-…: extracted start, resolved
 //	00b7f759-…: ttr derived from its timestamps
