@@ -318,6 +318,9 @@ func (w *csvRow) textTimeline(c *incident.Incident) {
 		if text == "" || len(text) > incident.MaxTextBytes {
 			continue
 		}
+		// A date written without its year takes the one the text or
+		// the row's date states (lendYears), as in raw text.
+		text, _, _ = lendYears(text, c.Date)
 		tl, err := readTimeline(w.p.name, text, w.loc, w.zone)
 		if err != nil {
 			return

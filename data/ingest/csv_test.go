@@ -347,6 +347,28 @@ func TestCSVDescriptionTimeline(t *testing.T) {
 	wantNote(t, res, "times of 1 row read from the description")
 }
 
+// TestCSVDescriptionLendsYear: a description that writes the day of its
+// window without the year takes the year of its own full date, as raw
+// text does; before, the window took that earlier date's day.
+func TestCSVDescriptionLendsYear(t *testing.T) {
+	opts, err := NewOptions(OptionsFlags{Org: "Acme", Maps: []string{"id=Key,title=Summary,narrative=Description"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{Name: "t.csv", Opts: opts, Data: []byte("Key,Summary,Description\n" +
+		"K-1,Checkout failed,Reported on 14 March 2025. On 15 March between 09:10 and 10:25 UTC checkout returned errors.\n" +
+		"K-2,Checkout failed,On 15 March between 09:10 and 10:25 UTC checkout returned errors.\n")}
+	res, err := ParseChecked(in, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"2025-03-15T09:10:00Z", "none"} {
+		if got := stampOf(res.Incidents[i].Start); got != want {
+			t.Errorf("K-%d: start %s, want %s", i+1, got, want)
+		}
+	}
+}
+
 // TestCSVRepeatedOneValueColumn: a header that repeats a column of a field
 // holding one value (title,title) with two different values in a row is
 // refused at that cell; the second value was dropped without a word and
