@@ -322,6 +322,9 @@ func runRecompute(ctx context.Context, app *App, cmd *cobra.Command, o *relatedO
 		return err
 	}
 	defer s.Close()
+	if n, err := s.Count(ctx); err == nil {
+		defer guardHeap(n)()
+	}
 	r, err := links.Recompute(ctx, s, links.RecomputeOptions{Recipe: links.Recipe{Params: p, K: o.k}, Force: o.force,
 		Progress: progressFor(app.Stderr, "related"), Warn: warnTo(app.Stderr)})
 	var stale *links.StaleError
