@@ -40,29 +40,15 @@ func Detect(in Input) (Parser, error) {
 	return best, nil
 }
 
-// mappedFormat is the format of a file read with a mapping (--map,
-// --mapping), which names CSV columns or front-matter keys: Markdown when
-// the file is Markdown with front matter, else CSV, whatever its name.
-func mappedFormat(in Input) Parser {
-	if p, err := Detect(in); err == nil && p.Name == markdownFormat {
-		return p
-	}
-	p, _ := ParserByName(csvFormat)
-	return p
-}
-
 // Parse parses in with the named format, or with the detected one when
 // format is "". Every error it returns is an *incident.Error naming the file.
 func Parse(in Input, format string) (res *Result, err error) {
 	var p Parser
-	switch {
-	case format == "" && in.Opts.Mapping != nil:
-		p = mappedFormat(in)
-	case format == "":
+	if format == "" {
 		if p, err = Detect(in); err != nil {
 			return nil, err
 		}
-	default:
+	} else {
 		var ok bool
 		if p, ok = ParserByName(format); !ok {
 			return nil, incident.Errorf(incident.ErrUnknownFormat, "unknown format %q", format).

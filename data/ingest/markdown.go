@@ -16,7 +16,7 @@ import (
 // keywords, company, product, summary, source_fetched_at,
 // source_published_at. The body after the front matter is the narrative.
 func init() {
-	register(Parser{Name: markdownFormat, Detect: detectMarkdown, Parse: parseMarkdown})
+	register(Parser{Name: "markdown", Detect: detectMarkdown, Parse: parseMarkdown})
 }
 
 // frontMatter is the typed front matter. Times are strings so every layout
@@ -35,11 +35,7 @@ type frontMatter struct {
 	Summary           string   `yaml:"summary"`
 	SourceFetchedAt   string   `yaml:"source_fetched_at"`
 	SourcePublishedAt string   `yaml:"source_published_at"`
-	DetectedTime      string   `yaml:"detected_time"`
-	Severity          string   `yaml:"severity"`
 }
-
-const markdownFormat = "markdown"
 
 func detectMarkdown(in Input) int {
 	fm, _, _, ok := splitFrontMatter(stripBOM(in.Data))
@@ -89,34 +85,20 @@ func splitFrontMatter(data []byte) (fm, body []byte, bodyLine int, ok bool) {
 
 func parseMarkdown(in Input) (*Result, error) {
 	data := stripBOM(in.Data)
-	fmText, body, _, ok := splitFrontMatter(data)
+	fmText, body, bodyLine, ok := splitFrontMatter(data)
 	if !ok {
 		return nil, inputError(incident.ErrSyntax, in.Name, 1, "no YAML front matter").
 			WithHint(`a postmortem file opens with a "---" line, YAML fields, and another "---" line`)
 	}
-	fmText, keyNotes, from := renameFrontMatterKeys(fmText, in.Opts.Mapping)
-	c, res, err := parseFrontMatterCase(in, fmText, body)
-	if err != nil {
-		return nil, withKeyAsWritten(err, from)
-	}
-	for _, n := range keyNotes {
-		res.Notes = append(res.Notes, c.ID+": "+n)
-	}
-	return res, nil
-}
-
-// parseFrontMatterCase is the case of a Markdown file whose front matter
-// uses the keys frontMatter reads.
-func parseFrontMatterCase(in Input, fmText, body []byte) (*incident.Incident, *Result, error) {
 	var fm frontMatter
 	if err := safeyaml.Unmarshal(frontMatterDoc(in.Name), fmText, &fm); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	c := &incident.Incident{
 		Org: strings.TrimSpace(fm.Company), Product: strings.TrimSpace(fm.Product),
 		Title: strings.TrimSpace(fm.Title), Summary: strings.TrimSpace(fm.Summary),
 		Narrative: strings.TrimSpace(string(body)), Categories: fm.Categories, Keywords: fm.Keywords,
-		Severity: strings.TrimSpace(fm.Severity), Format: "markdown", SourceFile: in.Name,
+		Format: "markdown", SourceFile: in.Name,
 	}
 	c.ID = strings.TrimSpace(fm.UUID)
 	if c.ID == "" {
@@ -128,15 +110,11 @@ func parseFrontMatterCase(in Input, fmText, body []byte) (*incident.Incident, *R
 	}
 	start, err := parseStamp(in.Name, fmText, "start_time", fm.StartTime)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	end, err := parseStamp(in.Name, fmText, "end_time", fm.EndTime)
 	if err != nil {
-		return nil, nil, err
-	}
-	detected, err := parseStamp(in.Name, fmText, "detected_time", fm.DetectedTime)
-	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if start.date != "" {
 		c.Date = start.date
@@ -145,17 +123,13 @@ func parseFrontMatterCase(in Input, fmText, body []byte) (*incident.Incident, *R
 		c.Start = start.t
 		notes = append(notes, "start")
 	}
-	if detected.t != nil {
-		c.Detected = detected.t
-		notes = append(notes, "detected")
-	}
 	if end.t != nil {
 		c.Resolved = end.t
 		notes = append(notes, "resolved")
 	}
 	if c.Start != nil && c.Resolved != nil {
 		if c.Resolved.Before(*c.Start) {
-			return nil, nil, inputError(incident.ErrRange, in.Name, keyLine(fmText, "end_time")+1, "end_time %s is before start_time %s",
+			return nil, inputError(incident.ErrRange, in.Name, keyLine(fmText, "end_time")+1, "end_time %s is before start_time %s",
 				c.Resolved.Format(time.RFC3339), c.Start.Format(time.RFC3339)).WithField("end_time").
 				WithHint("check the two timestamps and their offsets")
 		}
@@ -178,6 +152,7 @@ func parseFrontMatterCase(in Input, fmText, body []byte) (*incident.Incident, *R
 	} else {
 		note += "extracted " + strings.Join(notes, ", ")
 	}
+	_ = bodyLine
 	resNotes := []string{note}
 	for _, n := range yearNotes {
 		resNotes = append(resNotes, c.ID+": "+n)
@@ -185,7 +160,7 @@ func parseFrontMatterCase(in Input, fmText, body []byte) (*incident.Incident, *R
 	if n := unreadKeysNote(fmText); n != "" {
 		resNotes = append(resNotes, c.ID+": "+n)
 	}
-	return c, &Result{Incidents: []*incident.Incident{c}, Notes: resNotes, Lines: []int{1}}, nil
+	return &Result{Incidents: []*incident.Incident{c}, Notes: resNotes, Lines: []int{1}}, nil
 }
 
 // bodyTimeline gives a case whose front matter states no start time what
@@ -266,7 +241,7 @@ type stamp struct {
 }
 
 // stampLayouts are the time layouts front matter uses, most precise first.
-var stampLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05", "2006-01-02 15:04 -0700", "2006-01-02 15:04Z07:00", "2006-01-02 15:04", "2006-01-02T15:04Z07:00", "2006-01-02T15:04"}
+var stampLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04Z07:00", "2006-01-02T15:04"}
 
 // parseStamp reads a front-matter time: RFC 3339 with Z or an offset,
 // "2006-01-02 15:04" (taken as UTC), a bare date (date only), or "".

@@ -51,7 +51,7 @@ func unreadKeysNote(fm []byte) string {
 		return ""
 	}
 	return "front matter keys not read: " + strings.Join(keys, ", ") +
-		" (the keys read are " + strings.Join(frontMatterKeys, ", ") + "; rename yours, or map them: --map start=impact_began)"
+		" (the keys read are " + strings.Join(frontMatterKeys, ", ") + "; rename yours to keep them)"
 }
 
 // sectionHeadings are the headings of a postmortem's parts, which name no

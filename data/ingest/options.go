@@ -140,11 +140,11 @@ func NewOptions(f OptionsFlags) (Options, error) {
 		ms = append(ms, m)
 	}
 	o.Mapping = MergeMappings(ms...)
-	// A mapping is for CSV columns and front-matter keys: with one, a
-	// file is read as CSV unless it is Markdown with front matter
-	// (mappedFormat).
-	if o.Mapping != nil && o.Format != "" && o.Format != csvFormat && o.Format != markdownFormat {
-		return Options{}, incident.Errorf(incident.ErrInvalid, "--map and --mapping are for CSV files and Markdown front matter, not --format %s", o.Format).WithField("--map")
+	if o.Mapping != nil && o.Format == "" {
+		o.Format = csvFormat // a mapping is for CSV files
+	}
+	if o.Mapping != nil && o.Format != csvFormat {
+		return Options{}, incident.Errorf(incident.ErrInvalid, "--map and --mapping are for CSV files, not --format %s", o.Format).WithField("--map")
 	}
 	return o, o.Validate()
 }
