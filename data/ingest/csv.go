@@ -134,6 +134,8 @@ type csvPlan struct {
 	skip     []csvSkipCol
 	// fromText counts the rows whose times came from their description.
 	fromText int
+	// mapKeys are the mapping's columns the file has (Result.MapKeys).
+	mapKeys []string
 }
 
 type csvSkipCol struct {
@@ -219,6 +221,9 @@ func (p *csvPlan) addField(in Input, h *csvHeader, field string, cols []string, 
 	for _, c := range cols {
 		if ix := h.index[normHeader(c)]; len(ix) > 0 {
 			idx = append(idx, ix...)
+			if required {
+				p.mapKeys = appendNew(p.mapKeys, normHeader(c))
+			}
 		} else if required && len(cols) == 1 {
 			return inputError(incident.ErrMissing, in.Name, 1, "the mapping names column %q, which the file does not have (columns: %s)", c, headerList(h.names, 12)).
 				WithField(field).WithHint("spell the column as the header row does (case and spaces do not matter)")
@@ -391,6 +396,7 @@ func parseCSV(in Input) (*Result, error) {
 			WithHint("export at least one incident")
 	}
 	res.Notes = p.notes(h, rows, len(res.Incidents), skipped, skipOrder)
+	res.MapKeys = p.mapKeys
 	if len(res.Incidents) == 0 {
 		return nil, inputError(incident.ErrEmpty, in.Name, 0, "every row was left out (%s)", strings.Join(res.Notes[1:], "; ")).
 			WithHint("nothing to import")

@@ -51,7 +51,8 @@ func CSVFields() []string {
 	return out
 }
 
-// Mapping says which CSV columns fill which case fields. For each field
+// Mapping says which CSV columns or Markdown front-matter keys fill
+// which case fields (one rule for both formats). For each field
 // the columns are tried in order and the first non-empty cell wins; list
 // fields take every listed column. A mapping may name a preset to start
 // from, and the organisation, id prefix, zone and time layout of its file.
@@ -74,7 +75,7 @@ type Mapping struct {
 }
 
 // mapHint is the hint of every mapping error.
-const mapHint = "write --map field=Column,field=Column (several columns for one field: field=A|B); fields: "
+const mapHint = "write --map field=Column,field=Column (a CSV column or a front-matter key; several for one field: field=A|B); fields: "
 
 // ParseMapSpec reads a --map value: "title=Summary,start=created_on",
 // several columns for one field separated by '|' ("start=Impact Started
@@ -130,6 +131,10 @@ func (m *Mapping) set(field string, cols []string, file string, line int) error 
 	}
 	if _, ok := csvFields[field]; !ok {
 		return mapError(file, line, "unknown field %q", field)
+	}
+	if prev, dup := m.Columns[field]; dup {
+		return mapError(file, line, "field %s is mapped twice (%s=%s and %s=%s)", field, field, strings.Join(prev, "|"), field, one).
+			WithHint(fmt.Sprintf("map it once; to try several keys in order write %s=%s|%s", field, strings.Join(prev, "|"), one))
 	}
 	m.Columns[field] = clean
 	return nil

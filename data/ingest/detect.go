@@ -44,6 +44,9 @@ func Detect(in Input) (Parser, error) {
 // format is "". Every error it returns is an *incident.Error naming the file.
 func Parse(in Input, format string) (res *Result, err error) {
 	var p Parser
+	if format == "" && in.Opts.Mapping != nil {
+		format = formatForMapping(in)
+	}
 	if format == "" {
 		if p, err = Detect(in); err != nil {
 			return nil, err

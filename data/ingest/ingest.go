@@ -25,6 +25,10 @@ type Result struct {
 	// Incidents starts on (same order); Load uses it to locate validation
 	// errors. It may be nil.
 	Lines []int
+	// MapKeys are the keys (CSV columns, front-matter keys) of the
+	// batch's mapping the file holds, normalised (normHeader); Load warns
+	// of a mapped key no file of the batch holds.
+	MapKeys []string
 }
 
 // Parser is one input format. Detect returns a confidence from 0 (not this

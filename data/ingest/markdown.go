@@ -94,6 +94,11 @@ func parseMarkdown(in Input) (*Result, error) {
 	if err := safeyaml.Unmarshal(frontMatterDoc(in.Name), fmText, &fm); err != nil {
 		return nil, err
 	}
+	fields, err := readFields(in.Name, fmText, in.Opts.Mapping)
+	if err != nil {
+		return nil, err
+	}
+	fields.fill(&fm)
 	c := &incident.Incident{
 		Org: strings.TrimSpace(fm.Company), Product: strings.TrimSpace(fm.Product),
 		Title: strings.TrimSpace(fm.Title), Summary: strings.TrimSpace(fm.Summary),
@@ -108,11 +113,11 @@ func parseMarkdown(in Input) (*Result, error) {
 	if c.Title == "" {
 		c.Title, notes = mdTitle(c), append(notes, "title from text")
 	}
-	start, err := parseStamp(in.Name, fmText, "start_time", fm.StartTime)
+	start, err := fields.stamp("start", fm.StartTime)
 	if err != nil {
 		return nil, err
 	}
-	end, err := parseStamp(in.Name, fmText, "end_time", fm.EndTime)
+	end, err := fields.stamp("resolved", fm.EndTime)
 	if err != nil {
 		return nil, err
 	}
@@ -129,8 +134,10 @@ func parseMarkdown(in Input) (*Result, error) {
 	}
 	if c.Start != nil && c.Resolved != nil {
 		if c.Resolved.Before(*c.Start) {
-			return nil, inputError(incident.ErrRange, in.Name, keyLine(fmText, "end_time")+1, "end_time %s is before start_time %s",
-				c.Resolved.Format(time.RFC3339), c.Start.Format(time.RFC3339)).WithField("end_time").
+			line, endKey := fields.line("resolved")
+			_, startKey := fields.line("start")
+			return nil, inputError(incident.ErrRange, in.Name, line, "%s %s is before %s %s",
+				endKey, c.Resolved.Format(time.RFC3339), startKey, c.Start.Format(time.RFC3339)).WithField(endKey).
 				WithHint("check the two timestamps and their offsets")
 		}
 		// The TTR is derived after parsing (Incident.DeriveMissing);
@@ -142,6 +149,9 @@ func parseMarkdown(in Input) (*Result, error) {
 	}
 	if u := strings.TrimSpace(fm.ArchiveURL); u != "" {
 		c.Sources = append(c.Sources, incident.Source{URL: u, Kind: "archive"})
+	}
+	if err := fields.apply(c); err != nil {
+		return nil, err
 	}
 	c.Tags = categoryTags(c.Categories)
 	taken, yearNotes := bodyTimeline(in.Name, c)
@@ -157,10 +167,13 @@ func parseMarkdown(in Input) (*Result, error) {
 	for _, n := range yearNotes {
 		resNotes = append(resNotes, c.ID+": "+n)
 	}
-	if n := unreadKeysNote(fmText); n != "" {
+	for _, n := range fields.notes {
 		resNotes = append(resNotes, c.ID+": "+n)
 	}
-	return &Result{Incidents: []*incident.Incident{c}, Notes: resNotes, Lines: []int{1}}, nil
+	if n := unreadKeysNote(fmText, fields.read); n != "" {
+		resNotes = append(resNotes, c.ID+": "+n)
+	}
+	return &Result{Incidents: []*incident.Incident{c}, Notes: resNotes, Lines: []int{1}, MapKeys: fields.found}, nil
 }
 
 // bodyTimeline gives a case whose front matter states no start time what
@@ -241,11 +254,12 @@ type stamp struct {
 }
 
 // stampLayouts are the time layouts front matter uses, most precise first.
-var stampLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04Z07:00", "2006-01-02T15:04"}
+var stampLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05", "2006-01-02 15:04",
+	"2006-01-02T15:04Z07:00", "2006-01-02T15:04", "2006-01-02 15:04:05 -0700", "2006-01-02 15:04 -0700", "2006-01-02 15:04 -07:00"}
 
 // parseStamp reads a front-matter time: RFC 3339 with Z or an offset,
 // "2006-01-02 15:04" (taken as UTC), a bare date (date only), or "".
-func parseStamp(name string, fm []byte, field, s string) (stamp, error) {
+func parseStamp(name string, line int, field, s string) (stamp, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return stamp{}, nil
@@ -255,7 +269,7 @@ func parseStamp(name string, fm []byte, field, s string) (stamp, error) {
 		if incident.Plausible(t, now) {
 			return nil
 		}
-		return &incident.Error{Kind: incident.ErrRange, File: name, Line: keyLine(fm, field) + 1, Field: field,
+		return &incident.Error{Kind: incident.ErrRange, File: name, Line: line, Field: field,
 			Msg: fmt.Sprintf("%s is not a plausible incident time", s), Hint: incident.PlausibleHint(now)}
 	}
 	for _, l := range stampLayouts {
@@ -268,7 +282,7 @@ func parseStamp(name string, fm []byte, field, s string) (stamp, error) {
 			return stamp{date: s}, implausible(t)
 		}
 	}
-	return stamp{}, &incident.Error{Kind: incident.ErrType, File: name, Line: keyLine(fm, field) + 1, Field: field,
+	return stamp{}, &incident.Error{Kind: incident.ErrType, File: name, Line: line, Field: field,
 		Msg: fmt.Sprintf("%q is not a timestamp", s), Hint: "use RFC 3339 (2017-04-05T01:13:00Z), 2006-01-02 15:04 or a date"}
 }
 

@@ -26,7 +26,7 @@ var topKey = regexp.MustCompile(`(?m)^(?:"([^"\n]+)"|'([^'\n]+)'|([A-Za-z0-9_][^
 
 // unreadKeys lists the top-level keys of front matter fm that frontMatter
 // does not read, in the order written.
-func unreadKeys(fm []byte) []string {
+func unreadKeys(fm []byte, read map[string]bool) []string {
 	known := map[string]bool{}
 	for _, k := range frontMatterKeys {
 		known[k] = true
@@ -35,7 +35,7 @@ func unreadKeys(fm []byte) []string {
 	seen := map[string]bool{}
 	for _, m := range topKey.FindAllStringSubmatch(string(fm), -1) {
 		k := m[1] + m[2] + m[3]
-		if !known[k] && !seen[k] {
+		if !known[k] && !seen[k] && !read[normHeader(k)] {
 			seen[k] = true
 			out = append(out, k)
 		}
@@ -45,13 +45,13 @@ func unreadKeys(fm []byte) []string {
 
 // unreadKeysNote is the ingest note for keys the front matter holds and
 // the importer does not read, or "".
-func unreadKeysNote(fm []byte) string {
-	keys := unreadKeys(fm)
+func unreadKeysNote(fm []byte, read map[string]bool) string {
+	keys := unreadKeys(fm, read)
 	if len(keys) == 0 {
 		return ""
 	}
 	return "front matter keys not read: " + strings.Join(keys, ", ") +
-		" (the keys read are " + strings.Join(frontMatterKeys, ", ") + "; rename yours to keep them)"
+		" (the keys read are " + strings.Join(frontMatterKeys, ", ") + " and the usual aliases; map yours with --map field=key to keep them)"
 }
 
 // sectionHeadings are the headings of a postmortem's parts, which name no

@@ -4,14 +4,15 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"incidents/data/incident"
 )
 
 // TestMarkdownOtherSchema: front matter written for another tool's schema
-// (incident_id, name, occurred_at) is not silently dropped: the note names
-// each key not read and the keys that are; a title is not a section
-// heading such as "Summary"; a missing organisation says where to write it.
+// (incident_id, name, occurred_at, sev) is read through the aliases, each
+// said in the note; the keys still not read are named with the keys that
+// are; a missing organisation says where to write it.
 func TestMarkdownOtherSchema(t *testing.T) {
 	doc := "---\nincident_id: INC-2291\nname: \"CDN cache purge wiped every edge\"\noccurred_at: 2024-06-12 16:20 +0200\n" +
 		"sev: 2\nteam: web-platform\nlabels: [cdn, cache]\nsummary_extra:\n  nested: 1\n---\n\n## Summary\n\n" +
@@ -21,11 +22,13 @@ func TestMarkdownOtherSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := res.Incidents[0]
-	if c.Title != "An engineer ran the purge script against production" {
-		t.Errorf("title %q", c.Title)
+	if c.Title != "CDN cache purge wiped every edge" || c.ID != "INC-2291" || c.Severity != "2" ||
+		c.Start == nil || !c.Start.Equal(time.Date(2024, 6, 12, 14, 20, 0, 0, time.UTC)) {
+		t.Errorf("title %q id %q severity %q start %v", c.Title, c.ID, c.Severity, c.Start)
 	}
 	notes := strings.Join(res.Notes, "\n")
-	for _, want := range []string{"front matter keys not read: incident_id, name, occurred_at, sev, team, labels, summary_extra", "title, start_time"} {
+	for _, want := range []string{"read occurred_at as start_time", "read name as title", "read sev as severity",
+		"front matter keys not read: team, labels, summary_extra", "title, start_time"} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes %q lack %q", notes, want)
 		}

@@ -124,7 +124,7 @@ func TestMarkdownStamps(t *testing.T) {
 		{"yesterday", "", false, true},
 	}
 	for _, tt := range tests {
-		st, err := parseStamp("f.md", []byte("start_time: x\n"), "start_time", tt.in)
+		st, err := parseStamp("f.md", 2, "start_time", tt.in)
 		if (err != nil) != tt.wantErr || st.date != tt.date || (st.t != nil) != tt.hasTime {
 			t.Errorf("parseStamp(%q) = %+v, %v", tt.in, st, err)
 		}

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
@@ -65,6 +66,7 @@ func LoadWith(ctx context.Context, paths []string, opts Options, progress func(d
 			progress(i+1, len(files))
 		}
 	}
+	warnUnmappedKeys(out, opts.Mapping)
 	return out
 }
 
@@ -140,11 +142,68 @@ func NewOptions(f OptionsFlags) (Options, error) {
 		ms = append(ms, m)
 	}
 	o.Mapping = MergeMappings(ms...)
-	if o.Mapping != nil && o.Format == "" {
-		o.Format = csvFormat // a mapping is for CSV files
-	}
-	if o.Mapping != nil && o.Format != csvFormat {
-		return Options{}, incident.Errorf(incident.ErrInvalid, "--map and --mapping are for CSV files, not --format %s", o.Format).WithField("--map")
+	if o.Mapping != nil && o.Format != "" && !mappedFormat(o.Format) {
+		return Options{}, incident.Errorf(incident.ErrInvalid, "--map and --mapping are for CSV files and Markdown front matter, not --format %s", o.Format).
+			WithField("--map").WithHint("leave out --format, or give --format csv or --format markdown")
 	}
 	return o, o.Validate()
+}
+
+// mappedFormat reports whether a mapping applies to format: CSV columns
+// and Markdown front-matter keys.
+func mappedFormat(format string) bool { return format == csvFormat || format == "markdown" }
+
+// formatForMapping is the format of a file read with a mapping and no
+// --format: Markdown when it opens with front matter, else CSV (a table
+// with any name).
+func formatForMapping(in Input) string {
+	if _, _, _, ok := splitFrontMatter(stripBOM(in.Data)); ok {
+		return "markdown"
+	}
+	return csvFormat
+}
+
+// warnUnmappedKeys warns, on the first file of the batch read with the
+// mapping, of every key the mapping names that no file of the batch
+// holds (a CSV file that lacks a mapped column is refused on its own).
+func warnUnmappedKeys(out []FileResult, m *Mapping) {
+	if m == nil {
+		return
+	}
+	held := map[string]bool{}
+	first := -1
+	for i, fr := range out {
+		if fr.Result == nil {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		for _, k := range fr.Result.MapKeys {
+			held[k] = true
+		}
+	}
+	if first < 0 {
+		return
+	}
+	for _, f := range sortedKeys(m.Columns) {
+		var missing []string
+		for _, k := range m.Columns[f] {
+			if !held[normHeader(k)] {
+				missing = append(missing, k)
+			}
+		}
+		if len(missing) == len(m.Columns[f]) {
+			out[first].Warnings = append(out[first].Warnings, fmt.Sprintf("%s %s=%s: no file of the batch has the key %s, so %s was read from none (hint: spell the key as the files do; case and spaces do not matter)",
+				m.Source, f, strings.Join(m.Columns[f], "|"), strings.Join(quoteAll(missing), " or "), f))
+		}
+	}
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
 }
