@@ -51,7 +51,9 @@ func TestFrontMatterAliases(t *testing.T) {
 				return c.Product == "queue" && strings.Join(c.Keywords, ",") == "billing"
 			}, []string{"read services as services"}},
 		{"service as text, our product wins", "title: Queue stalled\ncompany: Acme\nproduct: Jobs\nservice: queue\n",
-			func(c *incident.Incident) bool { return c.Product == "Jobs" && strings.Join(c.Keywords, ",") == "queue" }, nil},
+			func(c *incident.Incident) bool {
+				return c.Product == "Jobs" && strings.Join(c.Keywords, ",") == "queue"
+			}, nil},
 		{"canonical wins over a disagreeing alias", "title: Queue stalled\nname: Lock held too long\ncompany: Acme\nstart_time: 2024-06-12T14:20:00Z\noccurred_at: 2024-06-12T14:00:00Z\n",
 			func(c *incident.Incident) bool {
 				return c.Title == "Queue stalled" && c.Start.Equal(*at("2024-06-12T14:20:00Z"))
