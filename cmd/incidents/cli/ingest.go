@@ -31,7 +31,8 @@ func newIngestCmd(app *App) *cobra.Command {
 		Long: `ingest reads case files (case JSON, incident-library case pages, Markdown
 postmortems with front matter, raw postmortem text and plain notes,
 postmortem lists, and CSV exports of PagerDuty, incident.io and Jira or any
-table with --map) from files and directories, or the bundled corpus with --bundled, and
+table with --map; front matter in another tool's schema is read through the
+usual aliases or --map) from files and directories, or the bundled corpus with --bundled, and
 stores them in one transaction.
 
 Re-importing identical content changes nothing and writes nothing;
@@ -50,6 +51,7 @@ summary of the corpus goes to stdout.`,
   incidents ingest --org Acme incidents.csv            # a PagerDuty, incident.io or Jira export
   incidents ingest --org Acme --tz Europe/Berlin jira.csv
   incidents ingest --org Acme --map title=Summary,start=Opened,resolved=Closed mine.csv
+  incidents ingest --org Acme --map start=began,root_cause=cause notes/   # front-matter keys
   incidents show IL-0395 -o json > c.json && incidents ingest c.json`,
 	}
 	cmd.Flags().StringVar(&format, "format", "", "input format (default: detect per file): "+strings.Join(ingest.Formats(), ", "))
@@ -59,8 +61,8 @@ summary of the corpus goes to stdout.`,
 	cmd.Flags().StringVar(&of.Org, "org", "", "organisation of the cases whose files name none (CSV exports, raw text)")
 	cmd.Flags().StringVar(&of.IDPrefix, "id-prefix", "", "put this in front of every imported case id (e.g. acme-)")
 	cmd.Flags().StringVar(&of.TimeZone, "tz", "", "zone of times written without an offset (Jira exports), e.g. Europe/Berlin")
-	cmd.Flags().StringArrayVar(&of.Maps, "map", nil, "CSV columns onto case fields: title=Summary,start=created_on (repeatable; A|B tries A, then B)")
-	cmd.Flags().StringVar(&of.MappingFile, "mapping", "", "a YAML mapping file for CSV columns (preset, org, id_prefix, time_zone, date_format, columns)")
+	cmd.Flags().StringArrayVar(&of.Maps, "map", nil, "CSV columns or Markdown front-matter keys onto case fields: title=Summary,start=occurred_at (repeatable; A|B tries A, then B)")
+	cmd.Flags().StringVar(&of.MappingFile, "mapping", "", "a YAML mapping file for CSV columns or front-matter keys (preset, org, id_prefix, time_zone, date_format, columns)")
 	cmd.Flags().BoolVar(&policy.KeepSeparate, "keep-separate", false, "store duplicates of stored cases (same source URL, or same organisation, day and text) as cases of their own instead of merging them")
 	cmd.Flags().BoolVar(&policy.Replace, "replace", false, "store each case as its file states it: drop the fields it lacks, and replace cases written by hand")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
