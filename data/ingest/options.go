@@ -28,8 +28,8 @@ type Options struct {
 	// TimeZone is the zone of times written without an offset (Jira
 	// exports, "2024-03-01 10:00" cells); "" means such times are refused.
 	TimeZone string
-	// Mapping maps CSV columns onto case fields (--map, --mapping); nil
-	// uses the preset the headers match.
+	// Mapping maps CSV columns and front-matter keys onto case fields
+	// (--map, --mapping); nil uses the preset the headers match.
 	Mapping *Mapping
 }
 
