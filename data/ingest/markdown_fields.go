@@ -2,7 +2,8 @@ package ingest
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"incidents/data/incident"
@@ -38,21 +39,12 @@ func fieldSources(m *Mapping) map[string][]string {
 			out[field] = append(out[field], key)
 		}
 	}
-	for _, f := range sortedKeys(canonicalKeys) {
+	for _, f := range slices.Sorted(maps.Keys(canonicalKeys)) {
 		add(f, canonicalKeys[f])
 	}
 	for _, a := range frontMatterAliases {
 		add(a.Field, a.Key)
 	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 
@@ -76,7 +68,7 @@ func readFields(name string, fm []byte, m *Mapping) (*fmFields, error) {
 		}
 	}
 	sources := fieldSources(m)
-	for _, field := range sortedKeys(sources) {
+	for _, field := range slices.Sorted(maps.Keys(sources)) {
 		for _, key := range sources[field] {
 			e, ok := entries[key]
 			if !ok {
@@ -167,7 +159,7 @@ func extraText(c *incident.Incident) map[string]*string {
 
 // apply gives the case the fields our own schema has no key for.
 func (f *fmFields) apply(c *incident.Incident) error {
-	for _, field := range sortedKeys(f.vals) {
+	for _, field := range slices.Sorted(maps.Keys(f.vals)) {
 		v := f.vals[field]
 		if _, canon := canonicalKeys[field]; canon {
 			continue

@@ -3,7 +3,9 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -186,7 +188,7 @@ func warnUnmappedKeys(out []FileResult, m *Mapping) {
 	if first < 0 {
 		return
 	}
-	for _, f := range sortedKeys(m.Columns) {
+	for _, f := range slices.Sorted(maps.Keys(m.Columns)) {
 		var missing []string
 		for _, k := range m.Columns[f] {
 			if !held[normHeader(k)] {
