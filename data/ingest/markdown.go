@@ -85,7 +85,7 @@ func splitFrontMatter(data []byte) (fm, body []byte, bodyLine int, ok bool) {
 
 func parseMarkdown(in Input) (*Result, error) {
 	data := stripBOM(in.Data)
-	fmText, body, bodyLine, ok := splitFrontMatter(data)
+	fmText, body, _, ok := splitFrontMatter(data)
 	if !ok {
 		return nil, inputError(incident.ErrSyntax, in.Name, 1, "no YAML front matter").
 			WithHint(`a postmortem file opens with a "---" line, YAML fields, and another "---" line`)
@@ -162,7 +162,6 @@ func parseMarkdown(in Input) (*Result, error) {
 	} else {
 		note += "extracted " + strings.Join(notes, ", ")
 	}
-	_ = bodyLine
 	resNotes := []string{note}
 	for _, n := range yearNotes {
 		resNotes = append(resNotes, c.ID+": "+n)
