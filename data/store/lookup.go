@@ -73,7 +73,7 @@ func (s *Store) CompleteIDs(ctx context.Context, prefix string, limit int) ([]st
 // CompleteOrgs returns up to limit organisations that start with prefix,
 // ignoring case, most cases first.
 func (s *Store) CompleteOrgs(ctx context.Context, prefix string, limit int) ([]string, error) {
-	return s.queryIDs(ctx, `SELECT org FROM core.live_incidents WHERE starts_with(lower(org), ?) GROUP BY org ORDER BY count(*) DESC, org LIMIT ?`, strings.ToLower(prefix), limit)
+	return s.queryIDs(ctx, `SELECT org FROM core.live_incidents WHERE starts_with(`+OrgKeySQL("org")+`, lower(?)) GROUP BY org ORDER BY count(*) DESC, org LIMIT ?`, incident.NormalOrg(prefix), limit)
 }
 
 // Quarters returns the quarters that have cases, oldest first.

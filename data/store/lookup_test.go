@@ -116,6 +116,11 @@ func TestResolveID(t *testing.T) {
 	if err != nil || strings.Join(orgs, ",") != "Org,Google" {
 		t.Errorf("CompleteOrgs (most cases first): %v %v", orgs, err)
 	}
+	// A prefix is compared by the organisation rule too (OrgKeySQL):
+	// case and runs of spaces do not matter.
+	if orgs, err := s.CompleteOrgs(ctx, "  goo", 5); err != nil || strings.Join(orgs, ",") != "Google" {
+		t.Errorf("CompleteOrgs(\"  goo\"): %v %v", orgs, err)
+	}
 	var order []string
 	if err := s.Each(ctx, Filter{NewestFirst: true}, func(in *incident.Incident) error {
 		order = append(order, in.ID)
