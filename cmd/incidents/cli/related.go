@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -300,18 +299,7 @@ func progressFor(w io.Writer, what string) func(done, total int) {
 	}
 }
 
-// recomputeGCPercent is the garbage collector's target during a recompute
-// (GOGC; Go's default is 100). The peak memory is the index build's (every
-// case's terms while they arrive); a tighter collector lowers it: 100k
-// generated cases, one run each under load 11, peak RSS 1.40 GB → 1.29 GB
-// for 71.0 → 74.7 CPU-s (/usr/bin/time -v incidents related --recompute,
-// GOGC=50 against the default). A GOGC set by the user stands.
-const recomputeGCPercent = 50
-
 func runRecompute(ctx context.Context, app *App, cmd *cobra.Command, o *relatedOpts) error {
-	if os.Getenv("GOGC") == "" { // a GOGC of the user's own stands
-		defer debug.SetGCPercent(debug.SetGCPercent(recomputeGCPercent))
-	}
 	p, err := o.sim.params(cmd)
 	if err != nil {
 		return err
@@ -322,9 +310,7 @@ func runRecompute(ctx context.Context, app *App, cmd *cobra.Command, o *relatedO
 		return err
 	}
 	defer s.Close()
-	if n, err := s.Count(ctx); err == nil {
-		defer guardHeap(n)()
-	}
+	defer boundMemory(ctx, s)()
 	r, err := links.Recompute(ctx, s, links.RecomputeOptions{Recipe: links.Recipe{Params: p, K: o.k}, Force: o.force,
 		Progress: progressFor(app.Stderr, "related"), Warn: warnTo(app.Stderr)})
 	var stale *links.StaleError

@@ -31,6 +31,7 @@ func runUpdate(ctx context.Context, app *App, cmd *cobra.Command, o *relatedOpts
 		return err
 	}
 	defer s.Close()
+	defer boundMemory(ctx, s)()
 	u, err := links.Update(ctx, s, opt)
 	if err != nil {
 		return err
