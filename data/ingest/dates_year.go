@@ -21,6 +21,8 @@ import (
 //     within a month of the day lends none, and the day stays unread; a
 //     month and year ("October 2014") lends none either, since a text
 //     that names a month often tells of several incidents in it.
+// The first day of a window written as day and month only ("vom 11.08. bis
+// 13.08.2025") takes the year of its last day (windowYears).
 // The year is written into the text the timeline reads; the narrative
 // keeps what was written.
 
@@ -125,6 +127,7 @@ func withYears(text string, sent civil) (string, []string) {
 	if sent.y == 0 || sent.d == 0 {
 		return text, nil
 	}
+	text, windows := windowYears(text)
 	dates := yearlessDates(text)
 	years := make([]int, len(dates))
 	for i, d := range dates {
@@ -136,7 +139,8 @@ func withYears(text string, sent civil) (string, []string) {
 			years[i] = y
 		}
 	}
-	return writeYears(text, dates, years)
+	text, said := writeYears(text, dates, years)
+	return text, append(windows, said...)
 }
 
 // statedDays are the full dates texts state ("14 March 2025",
@@ -157,6 +161,44 @@ func statedDays(texts ...string) []time.Time {
 	return out
 }
 
+// numericWindow is a window whose first day is written as day and month
+// only and whose last day has its year: "vom 11.08. bis 13.08.2025",
+// "zwischen dem 30.12. 22:00 Uhr und 02.01.2025". Groups: the first day
+// and month, then the last day, month and year.
+var numericWindow = regexp.MustCompile(`\b(?i:vom|von|zwischen)\s+(?:(?i:dem)\s+)?(\d{1,2})\.(\d{1,2})\.` +
+	`(?:\s+(?:(?i:um)\s+)?\d{1,2}[:.]\d{2}(?:\s*Uhr)?)?\s+(?i:bis(?:\s+(?:zum|am))?|und)\s+(?:(?i:dem)\s+)?` +
+	`(\d{1,2})\.(\d{1,2})\.(\d{4})\b`)
+
+// windowYears writes, after the first day of each window that numericWindow
+// reads, the year of its last day, or the year before when the first day
+// would fall after the last ("vom 30.12. bis 02.01.2025" starts in 2024),
+// and says which.
+func windowYears(text string) (string, []string) {
+	var b strings.Builder
+	var said []string
+	last := 0
+	for _, m := range numericWindow.FindAllStringSubmatchIndex(text, -1) {
+		d1, m1 := atoi(text[m[2]:m[3]]), atoi(text[m[4]:m[5]])
+		d2, m2, y := atoi(text[m[6]:m[7]]), atoi(text[m[8]:m[9]]), atoi(text[m[10]:m[11]])
+		if m1 > m2 || m1 == m2 && d1 > d2 {
+			y--
+		}
+		if !validCivil(y, m1, d1) || !validCivil(atoi(text[m[10]:m[11]]), m2, d2) {
+			continue
+		}
+		end := m[5] + 1 // after the month's dot
+		b.WriteString(text[last:end])
+		fmt.Fprintf(&b, "%d", y)
+		last = end
+		said = append(said, fmt.Sprintf("%q as %d", text[m[2]:end], y))
+	}
+	if len(said) == 0 {
+		return text, nil
+	}
+	b.WriteString(text[last:])
+	return b.String(), said
+}
+
 // lendNear is how far from a stated day a date without its year may lie
 // to take its year.
 const lendNear = 31 * 24 * time.Hour
@@ -168,9 +210,10 @@ const lendNear = 31 * 24 * time.Hour
 // a note on the dates it left unread (empty when there were none), with
 // the reason.
 func lendYears(text string, also ...string) (string, []string, string) {
+	text, windows := windowYears(text)
 	dates := yearlessDates(text)
 	if len(dates) == 0 {
-		return text, nil, ""
+		return text, windows, ""
 	}
 	days := statedDays(append([]string{text}, also...)...)
 	yearSet := map[int]bool{}
@@ -190,6 +233,7 @@ func lendYears(text string, also ...string) (string, []string, string) {
 		}
 	}
 	lent, said := writeYears(text, dates, years)
+	said = append(windows, said...)
 	if len(unread) == 0 {
 		return lent, said, ""
 	}
