@@ -154,34 +154,3 @@ func TestWindowYears(t *testing.T) {
 		}
 	}
 }
-
-// TestWindowFirstDayThroughParse: a German window whose first day has no
-// year dates the case, and the note says which year the day took.
-func TestWindowFirstDayThroughParse(t *testing.T) {
-	for _, c := range []struct{ name, text, start, end string }{
-		{"same year", "# Störung der Anmeldung\n\nDie Anmeldung fiel vom 11.08. 06:00 bis 13.08.2025 18:00 Uhr MESZ aus.\n",
-			"2025-08-11T04:00:00Z", "2025-08-13T16:00:00Z"},
-		{"over the new year", "# Störung der Anmeldung\n\nDie Anmeldung fiel vom 30.12. 22:00 bis 02.01.2025 06:00 Uhr MEZ aus.\n",
-			"2024-12-30T21:00:00Z", "2025-01-02T05:00:00Z"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			res, err := ParseChecked(Input{Name: "note.md", Data: []byte(c.text), Opts: Options{Org: "Acme"}}, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			in := res.Incidents[0]
-			if got := stampOf(in.Start); got != c.start {
-				t.Errorf("start %s, want %s (notes %v)", got, c.start, res.Notes)
-			}
-			if got := stampOf(in.Resolved); got != c.end {
-				t.Errorf("end %s, want %s (notes %v)", got, c.end, res.Notes)
-			}
-			if !strings.Contains(strings.Join(res.Notes, "\n"), "as 20") {
-				t.Errorf("notes %v do not say which year the first day took", res.Notes)
-			}
-			if !strings.Contains(in.Narrative, c.text[strings.Index(c.text, "Die"):len(c.text)-1]) {
-				t.Errorf("the narrative must keep the window as written: %q", in.Narrative)
-			}
-		})
-	}
-}
