@@ -41,6 +41,7 @@ var (
 type yearlessDate struct {
 	end, m, d int
 	what      string
+	joined    bool // the year is written right after it ("11.08." → "11.08.2025")
 }
 
 // yearlessDates are the dates of text written without a year, in order,
@@ -59,7 +60,7 @@ func yearlessDates(text string) []yearlessDate {
 			return
 		}
 		what := strings.TrimSuffix(strings.TrimSpace(text[loc[0]:loc[1]]), ".")
-		all = append(all, found{loc[0], yearlessDate{loc[1], month, day, what}})
+		all = append(all, found{loc[0], yearlessDate{end: loc[1], m: month, d: day, what: what}})
 	}
 	for _, loc := range yearlessDM.FindAllStringSubmatchIndex(text, -1) {
 		add(loc, atoi(text[loc[2]:loc[3]]), yearlessMonth(text[loc[4]:loc[5]]))
@@ -109,7 +110,10 @@ func writeYears(text string, dates []yearlessDate, years []int) (string, []strin
 			continue
 		}
 		b.WriteString(text[last:d.end])
-		fmt.Fprintf(&b, " %d", years[i])
+		if !d.joined {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%d", years[i])
 		last = d.end
 		said = append(said, fmt.Sprintf("%q as %d", d.what, years[i]))
 	}
@@ -124,10 +128,10 @@ func writeYears(text string, dates []yearlessDate, years []int) (string, []strin
 // none, and says which: the year that puts the day on or before sent (a
 // mail sent on 3 January 2025 about "29 December" means 2024).
 func withYears(text string, sent civil) (string, []string) {
-	if sent.y == 0 || sent.d == 0 {
-		return text, nil
-	}
 	text, windows := windowYears(text)
+	if sent.y == 0 || sent.d == 0 {
+		return text, windows
+	}
 	dates := yearlessDates(text)
 	years := make([]int, len(dates))
 	for i, d := range dates {
@@ -174,29 +178,23 @@ var numericWindow = regexp.MustCompile(`\b(?i:vom|von|zwischen)\s+(?:(?i:dem)\s+
 // would fall after the last ("vom 30.12. bis 02.01.2025" starts in 2024),
 // and says which.
 func windowYears(text string) (string, []string) {
-	var b strings.Builder
-	var said []string
-	last := 0
+	var dates []yearlessDate
+	var years []int
 	for _, m := range numericWindow.FindAllStringSubmatchIndex(text, -1) {
 		d1, m1 := atoi(text[m[2]:m[3]]), atoi(text[m[4]:m[5]])
-		d2, m2, y := atoi(text[m[6]:m[7]]), atoi(text[m[8]:m[9]]), atoi(text[m[10]:m[11]])
+		d2, m2, y2 := atoi(text[m[6]:m[7]]), atoi(text[m[8]:m[9]]), atoi(text[m[10]:m[11]])
+		y := y2
 		if m1 > m2 || m1 == m2 && d1 > d2 {
 			y--
 		}
-		if !validCivil(y, m1, d1) || !validCivil(atoi(text[m[10]:m[11]]), m2, d2) {
+		if !validCivil(y, m1, d1) || !validCivil(y2, m2, d2) {
 			continue
 		}
 		end := m[5] + 1 // after the month's dot
-		b.WriteString(text[last:end])
-		fmt.Fprintf(&b, "%d", y)
-		last = end
-		said = append(said, fmt.Sprintf("%q as %d", text[m[2]:end], y))
+		dates = append(dates, yearlessDate{end: end, m: m1, d: d1, what: text[m[2]:end], joined: true})
+		years = append(years, y)
 	}
-	if len(said) == 0 {
-		return text, nil
-	}
-	b.WriteString(text[last:])
-	return b.String(), said
+	return writeYears(text, dates, years)
 }
 
 // lendNear is how far from a stated day a date without its year may lie
