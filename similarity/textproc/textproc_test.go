@@ -22,6 +22,18 @@ func TestTokenize(t *testing.T) {
 		{"Zürich Rechenzentrum ausgefallen", []string{"Zürich", "Rechenzentrum", "ausgefallen"}},
 		{"01:22 PDT — 25%", []string{"01", "22", "PDT", "25"}},
 		{"snake_case_name", []string{"snake", "case", "name"}},
+		// Of a web address, only its host's names (url.go).
+		{"The [Allegro](http://allegro.pl) platform", []string{"The", "Allegro", "allegro", "platform"}},
+		{"see https://status.aws.amazon.com/rss/ec2.rss, then", []string{"see", "status", "aws", "amazon", "then"}},
+		{"ticket https://jira.example.co.uk/browse/OPS-1234?x=1#c2 closed", []string{"ticket", "jira", "example", "closed"}},
+		{"(https://web.archive.org/web/20211204232004/https://allegro.pl/)", []string{"allegro"}},
+		{"www.my-company.com/status is down", []string{"my", "company", "is", "down"}},
+		{"http://user@10.0.0.1:8080/x ok", []string{"ok"}},
+		{"http://localhost:3000/a", []string{"localhost"}},
+		{"HTTP://WWW2.Example.ORG", []string{"Example"}},
+		{"http:// nothing", []string{"nothing"}},
+		{"http/3 and www.", []string{"http/3", "and", "www"}},
+		{"hdfs://name-node-1/data lost", []string{"name-node-1", "lost"}},
 	}
 	for _, tt := range tests {
 		if got := Tokenize(tt.in); !reflect.DeepEqual(got, tt.want) {
@@ -137,7 +149,7 @@ func BenchmarkTokenSpans(b *testing.B) {
 // FuzzTokenize: every word is a non-empty piece of the input made of word
 // characters and inner joiners, and analysis never fails.
 func FuzzTokenize(f *testing.F) {
-	for _, s := range []string{"us-central1 HTTP/3 502s", "Google's ci/cd", "a--b", "-x-", "ünï/cödé", "\xff\xfe", "1.2.3."} {
+	for _, s := range []string{"us-central1 HTTP/3 502s", "Google's ci/cd", "a--b", "-x-", "ünï/cödé", "\xff\xfe", "1.2.3.", "[a](https://web.archive.org/web/1/http://b.co.uk:80/x)", "www.x", "ftp://.."} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -41,25 +41,38 @@ type Span struct {
 // TokenSpans appends to dst the spans of every raw token of s and returns
 // it. A raw token is a run of letters and digits, possibly joined by one of
 // "-/._" between two letters or digits. Other characters (spaces,
-// punctuation, apostrophes, brackets, symbols) separate tokens.
-func TokenSpans(dst []Span, s string) []Span {
-	i := 0
-	for i < len(s) {
+// punctuation, apostrophes, brackets, symbols) separate tokens. Of a web
+// address ("https://…", "www.…") only the names of its host are tokens
+// (url.go).
+func TokenSpans(dst []Span, s string) []Span { return spansIn(dst, s, 0, len(s), true) }
+
+// spansIn appends the spans of the raw tokens of s[lo:hi], offsets in s;
+// with urls, a web address yields the names of its host only (url.go).
+func spansIn(dst []Span, s string, lo, hi int, urls bool) []Span {
+	i := lo
+	for i < hi {
 		r, w := decode(s, i)
 		if !isWordRune(r) {
 			i += w
 			continue
 		}
+		if urls {
+			if end := urlEnd(s[:hi], i); end >= 0 {
+				dst = hostSpans(dst, s, i, end)
+				i = end
+				continue
+			}
+		}
 		start := i
 		joined := false
 		i += w
-		for i < len(s) {
+		for i < hi {
 			r, w = decode(s, i)
 			if isWordRune(r) {
 				i += w
 				continue
 			}
-			if isJoiner(r) && i+w < len(s) {
+			if isJoiner(r) && i+w < hi {
 				if r2, _ := decode(s, i+w); isWordRune(r2) {
 					i += w
 					joined = true
