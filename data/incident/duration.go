@@ -1,6 +1,7 @@
 package incident
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -127,10 +128,19 @@ func (in *Incident) DeriveMissing() Derivation {
 
 // rederive recomputes a derived time to detect or to resolve from the
 // edited times, by DeriveMissing's rule (a given one stays as stated; one
-// the times no longer give becomes unknown).
-func (in *Incident) rederive() {
+// the times no longer give becomes unknown), and derives an unknown one
+// when the patch edited one of its times and not the duration itself (a
+// duration cleared by hand stays cleared, by this edit and by later edits
+// of other fields).
+func (in *Incident) rederive(patched map[string]json.RawMessage) {
 	for _, s := range in.spans() {
-		if *s.dur != nil && (*s.dur).Source == Derived {
+		_, setDur := patched[s.name]
+		_, setStart := patched["start"]
+		_, setEnd := patched[s.endName]
+		switch {
+		case *s.dur != nil && (*s.dur).Source == Derived:
+			*s.dur, _ = s.derive()
+		case *s.dur == nil && !setDur && (setStart || setEnd):
 			*s.dur, _ = s.derive()
 		}
 	}

@@ -202,7 +202,7 @@ func (in *Incident) Patch(patch map[string]json.RawMessage) ([]Change, error) {
 	if _, ok := patch["start"]; ok && patch["date"] == nil && out.Start != nil && cur.Date == cur.startDay() {
 		out.Date = "" // a date that only repeated the start's day follows the start (Canonical)
 	}
-	out.rederive()
+	out.rederive(patch)
 	out.Canonical()
 	if err := Validate(&out); err != nil {
 		return nil, err

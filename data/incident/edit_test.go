@@ -138,3 +138,55 @@ func TestPatchStatesMinutes(t *testing.T) {
 		}
 	}
 }
+
+// TestPatchDerivesUnknown: an edited time gives an unknown duration its
+// figure when the other time is there; a duration cleared by hand stays
+// unknown, by that edit and by a later edit of another field.
+func TestPatchDerivesUnknown(t *testing.T) {
+	at := func(s string) *time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &v
+	}
+	for _, tc := range []struct {
+		name     string
+		patch    map[string]string
+		ttd, ttr float64 // -1: unknown
+	}{
+		{"start given", map[string]string{"start": `"2024-03-12T13:02:00Z"`}, 7, 47},
+		{"start given, ttd cleared", map[string]string{"start": `"2024-03-12T13:02:00Z"`, "ttd": `null`}, -1, 47},
+		{"another field", map[string]string{"severity": `"SEV-2"`}, -1, -1},
+	} {
+		in := Incident{ID: "acme-1", Title: "API gateway outage", Org: "Acme", Date: "2024-03-12",
+			Detected: at("2024-03-12T13:09:00Z"), Resolved: at("2024-03-12T13:49:00Z")}
+		p := map[string]json.RawMessage{}
+		for k, v := range tc.patch {
+			p[k] = json.RawMessage(v)
+		}
+		if _, err := in.Patch(p); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for _, d := range []struct {
+			name string
+			got  *Duration
+			want float64
+		}{{"ttd", in.TTD, tc.ttd}, {"ttr", in.TTR, tc.ttr}} {
+			switch {
+			case d.want < 0 && d.got != nil:
+				t.Errorf("%s: %s %v, want unknown", tc.name, d.name, d.got)
+			case d.want >= 0 && (d.got == nil || d.got.Minutes != d.want || d.got.Source != Derived):
+				t.Errorf("%s: %s %+v, want %v derived", tc.name, d.name, d.got, d.want)
+			}
+		}
+		if tc.name == "start given, ttd cleared" {
+			if _, err := in.Patch(map[string]json.RawMessage{"severity": json.RawMessage(`"SEV-3"`)}); err != nil {
+				t.Fatal(err)
+			}
+			if in.TTD != nil {
+				t.Errorf("a later edit derived the cleared ttd: %v", in.TTD)
+			}
+		}
+	}
+}

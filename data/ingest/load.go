@@ -86,7 +86,18 @@ func cannotRead(path string, err error) *incident.Error {
 var candidateExts = map[string]bool{
 	".txt": true, ".text": true, ".md": true, ".markdown": true,
 	".json": true, ".jsonl": true, ".ndjson": true, ".csv": true, ".tsv": true,
-	".docx": true,
+	".docx": true, ".eml": true,
+}
+
+// CandidateExts lists the endings a directory walk picks up, sorted (for
+// the hint of a walk that found nothing).
+func CandidateExts() []string {
+	out := make([]string, 0, len(candidateExts))
+	for e := range candidateExts {
+		out = append(out, e)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // labelsFile is the planted-cluster labels file that `incidents gen --out`

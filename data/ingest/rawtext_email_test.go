@@ -1,6 +1,10 @@
 package ingest
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -53,5 +57,28 @@ func TestRawTextEmail(t *testing.T) {
 				t.Errorf("notes %q do not say the text was read as an email", res.Notes)
 			}
 		})
+	}
+}
+
+// TestWalkReadsEmail: a folder walk picks up a saved email (.eml) as it
+// reads one named directly, and says so in the hint of a walk that found
+// nothing.
+func TestWalkReadsEmail(t *testing.T) {
+	dir := t.TempDir()
+	mail := "From: lead@example.internal\nDate: Wed, 23 Aug 2023 09:14:02 -0700\nSubject: [Postmortem] Internal DNS outage on Aug 22\n\n" +
+		"On 2023-08-22 from 16:05 to 17:20 UTC internal DNS failed. We were alerted at 16:25 UTC.\n\n" +
+		"Root cause: a change to the CoreDNS ConfigMap removed the forward block for our corp zone.\n"
+	if err := os.WriteFile(filepath.Join(dir, "dns.eml"), []byte(mail), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rs := Load(context.Background(), []string{dir}, "", nil)
+	if len(rs) != 1 || rs[0].Err != nil || rs[0].Result == nil || len(rs[0].Result.Incidents) != 1 {
+		t.Fatalf("walk of a folder holding one .eml: %+v", rs)
+	}
+	if c := rs[0].Result.Incidents[0]; c.Title != "Internal DNS outage on Aug 22" || c.TTR == nil || c.TTR.Minutes != 75 {
+		t.Errorf("case %q ttr %v, want the Subject's title and 75 minutes", c.Title, c.TTR)
+	}
+	if !slices.Contains(CandidateExts(), ".eml") || !slices.Contains(CandidateExts(), ".html") {
+		t.Errorf("CandidateExts() = %v", CandidateExts())
 	}
 }

@@ -96,7 +96,7 @@ summary of the corpus goes to stdout.`,
 		results = reportSkipped(app, results)
 		if len(results) == 0 {
 			return &incident.Error{Kind: incident.ErrEmpty, File: strings.Join(args, " "), Msg: "no case files found",
-				Hint: "ingest reads regular .json, .jsonl, .ndjson, .md, .markdown, .txt, .text, .csv and .tsv files; name a file directly to try any other"}
+				Hint: "in a folder, ingest reads regular files ending in " + strings.Join(ingest.CandidateExts(), ", ") + "; name a file directly to try any other"}
 		}
 		return runIngest(ctx, app, results, keepGoing, verbose || len(results) <= perFileReportMax, runSource(bundled, args), started, policy)
 	}
