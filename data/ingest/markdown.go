@@ -154,7 +154,7 @@ func parseMarkdown(in Input) (*Result, error) {
 		return nil, err
 	}
 	c.Tags = categoryTags(c.Categories)
-	taken, yearNotes := bodyTimeline(in.Name, c)
+	taken, yearNotes := bodyTimeline(in.Name, c, in.Opts)
 	notes = append(notes, taken...)
 	note := c.ID + ": "
 	if len(notes) == 0 {
@@ -182,7 +182,7 @@ func parseMarkdown(in Input) (*Result, error) {
 // on the years it lent to dates written without one or left unread
 // (lendYears); a timeline the reader refuses (an end before its start) is
 // left out, with a note.
-func bodyTimeline(name string, c *incident.Incident) (notes, yearNotes []string) {
+func bodyTimeline(name string, c *incident.Incident, o Options) (notes, yearNotes []string) {
 	if c.Start != nil || len(c.Narrative) > incident.MaxTextBytes {
 		return nil, nil
 	}
@@ -190,7 +190,7 @@ func bodyTimeline(name string, c *incident.Incident) (notes, yearNotes []string)
 		// Dates the body writes without their year take the one it,
 		// the title or the front matter's date states (lendYears).
 		text, lent, unread := lendYears(c.Narrative, c.Title, c.Date)
-		tl, err := readTimeline(name, text, nil, "")
+		tl, err := extractTimeline(name, text, o)
 		if err != nil {
 			notes = append(notes, "body timeline not used ("+incident.KindOf(err).Error()+")")
 		} else {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"incidents/data/incident"
@@ -208,4 +209,17 @@ func quoteAll(ss []string) []string {
 		out[i] = fmt.Sprintf("%q", s)
 	}
 	return out
+}
+
+// location is the zone --tz names (nil when none is given or it does not
+// resolve, which Validate refuses before any file is read) and its name.
+func (o Options) location() (*time.Location, string) {
+	if o.TimeZone == "" {
+		return nil, ""
+	}
+	loc, ok := zoneLocation(o.TimeZone)
+	if !ok {
+		return nil, ""
+	}
+	return loc, o.TimeZone
 }

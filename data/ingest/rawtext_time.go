@@ -44,8 +44,12 @@ type timeline struct {
 // a Markdown postmortem (markdown.go) and the description of a CSV row
 // (csv_row.go). fill then gives a case what it lacks.
 
-// extractTimeline is readTimeline with no zone known beforehand.
-func extractTimeline(name, text string) (*timeline, error) { return readTimeline(name, text, nil, "") }
+// extractTimeline is readTimeline with the batch's --tz, if any, as the
+// zone of times the text gives none.
+func extractTimeline(name, text string, o Options) (*timeline, error) {
+	loc, zone := o.location()
+	return readTimeline(name, text, loc, zone)
+}
 
 // readTimeline reads the stated zone, start, detection and end times and
 // a stated duration ("Incident Start: 14 Jun 2022 06:56", "On 2023-07-20

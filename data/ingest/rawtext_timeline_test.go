@@ -39,7 +39,7 @@ func TestTimelineEntries(t *testing.T) {
 			time.Date(2025, 6, 1, 23, 50, 0, 0, time.UTC), time.Date(2025, 6, 1, 23, 58, 0, 0, time.UTC), time.Date(2025, 6, 2, 0, 40, 0, 0, time.UTC)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tl, err := extractTimeline("pm.txt", tc.text)
+			tl, err := extractTimeline("pm.txt", tc.text, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,5 +53,35 @@ func TestTimelineEntries(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTimeZoneOptionInProse: --tz is the zone of the clock times a raw
+// text or a Markdown body writes without one; a zone the text states wins.
+func TestTimeZoneOptionInProse(t *testing.T) {
+	ny := Options{TimeZone: "America/New_York", Org: "Acme"}
+	for _, tc := range []struct {
+		name, file, text string
+		o                Options
+		start            string
+	}{
+		{"raw text, --tz", "nozone.txt", "Checkout outage\n\nOn 2024-04-03, from 14:05 to 15:40, checkout was down. We were alerted at 14:12.\nThe cause was a database migration that locked the orders table.\n", ny, "2024-04-03T14:05:00-04:00"},
+		{"raw text, no --tz", "nozone.txt", "Checkout outage\n\nOn 2024-04-03, from 14:05 to 15:40, checkout was down. We were alerted at 14:12.\nThe cause was a database migration that locked the orders table.\n", Options{Org: "Acme"}, "2024-04-03T14:05:00Z"},
+		{"raw text, zone stated", "zone.txt", "Checkout outage\n\nOn 2024-04-03, from 14:05 to 15:40 UTC, checkout was down.\nThe cause was a database migration that locked the orders table.\n", ny, "2024-04-03T14:05:00Z"},
+		{"markdown body, --tz", "pm.md", "---\ntitle: Checkout outage\ncompany: Acme\ndate: 2024-04-03\n---\n\nOn 2024-04-03, from 14:05 to 15:40, checkout was down after a migration locked the orders table.\n", ny, "2024-04-03T14:05:00-04:00"},
+	} {
+		res, err := Parse(Input{Name: tc.file, Data: []byte(tc.text), Opts: tc.o}, "")
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if len(res.Incidents) != 1 || res.Incidents[0].Start == nil {
+			t.Errorf("%s: no start: %+v", tc.name, res)
+			continue
+		}
+		want, _ := time.Parse(time.RFC3339, tc.start)
+		if got := res.Incidents[0].Start; !got.Equal(want) {
+			t.Errorf("%s: start %s, want %s", tc.name, got.Format(time.RFC3339), tc.start)
+		}
 	}
 }
