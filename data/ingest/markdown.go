@@ -190,7 +190,11 @@ func bodyTimeline(name string, c *incident.Incident, o Options) (notes, yearNote
 		// Dates the body writes without their year take the one it,
 		// the title or the front matter's date states (lendYears).
 		text, lent, unread := lendYears(c.Narrative, c.Title, c.Date)
-		tl, err := extractTimeline(name, text, o)
+		day := ""
+		if _, err := time.Parse("2006-01-02", c.Date); err == nil {
+			day = c.Date // the front matter's day, for entries with clock times only
+		}
+		tl, err := extractTimeline(name, text, o, day)
 		if err != nil {
 			notes = append(notes, "body timeline not used ("+incident.KindOf(err).Error()+")")
 		} else {

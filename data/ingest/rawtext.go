@@ -253,7 +253,7 @@ func parseRawText(in Input) (*Result, error) {
 	} else {
 		timeText, lent, unread = lendYears(text, subject)
 	}
-	tl, err := extractTimeline(in.Name, timeText, in.Opts)
+	tl, err := extractTimeline(in.Name, timeText, in.Opts, "")
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,9 @@ type timeline struct {
 	ttrGiven                  *incident.Duration
 	date                      string
 	notes, warnings           []string
+	// entryDay is the day of the timeline entries no date of the text
+	// precedes ("" when the document states none elsewhere).
+	entryDay string
 }
 
 // The timeline of running text is read by one function, readTimeline,
@@ -45,22 +48,29 @@ type timeline struct {
 // (csv_row.go). fill then gives a case what it lacks.
 
 // extractTimeline is readTimeline with the batch's --tz, if any, as the
-// zone of times the text gives none.
-func extractTimeline(name, text string, o Options) (*timeline, error) {
+// zone of times the text gives none, and day ("2006-01-02", or "") as the
+// day of timeline entries no date of the text precedes (a Markdown
+// body's, from its front matter's date).
+func extractTimeline(name, text string, o Options, day string) (*timeline, error) {
 	loc, zone := o.location()
-	return readTimeline(name, text, loc, zone)
+	return readTimelineOn(name, text, loc, zone, day)
 }
 
-// readTimeline reads the stated zone, start, detection and end times and
+// readTimeline is readTimelineOn without a day for undated entries.
+func readTimeline(name, text string, def *time.Location, defZone string) (*timeline, error) {
+	return readTimelineOn(name, text, def, defZone, "")
+}
+
+// readTimelineOn reads the stated zone, start, detection and end times and
 // a stated duration ("Incident Start: 14 Jun 2022 06:56", "On 2023-07-20
 // between 12:17 and 12:30 UTC", "alerted … at 09:17", "Duration: 10 hrs,
 // 47 minutes"). Times without a zone use the zone the text states for all
 // times ("(All Times US/Pacific)"), else the first zone written after a
 // clock time, else def (named defZone) when given, else UTC. ISO 8601
 // stamps are read as plainISOStamps writes them.
-func readTimeline(name, text string, def *time.Location, defZone string) (*timeline, error) {
+func readTimelineOn(name, text string, def *time.Location, defZone, day string) (*timeline, error) {
 	text = plainGermanClocks(plainFrenchClocks(plainISOStamps(text)))
-	tl := &timeline{}
+	tl := &timeline{entryDay: day}
 	switch {
 	case allTimesZone.MatchString(text):
 		tl.zone = allTimesZone.FindStringSubmatch(text)[1]

@@ -92,10 +92,14 @@ func (tl *timeline) entryTime(text string, lineOff int, m []string, day *string,
 	if d == "" {
 		if *day == "" {
 			c, ok := lastDayBefore(text, lineOff)
-			if !ok {
+			switch {
+			case ok:
+				*day = c.String()
+			case tl.entryDay != "":
+				*day = tl.entryDay
+			default:
 				return nil
 			}
-			*day = c.String()
 		}
 		if mins := hh*60 + mm; *prev >= 0 && mins < *prev {
 			*shift++

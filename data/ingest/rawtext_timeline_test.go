@@ -39,7 +39,7 @@ func TestTimelineEntries(t *testing.T) {
 			time.Date(2025, 6, 1, 23, 50, 0, 0, time.UTC), time.Date(2025, 6, 1, 23, 58, 0, 0, time.UTC), time.Date(2025, 6, 2, 0, 40, 0, 0, time.UTC)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tl, err := extractTimeline("pm.txt", tc.text, Options{})
+			tl, err := extractTimeline("pm.txt", tc.text, Options{}, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,6 +82,44 @@ func TestTimeZoneOptionInProse(t *testing.T) {
 		want, _ := time.Parse(time.RFC3339, tc.start)
 		if got := res.Incidents[0].Start; !got.Equal(want) {
 			t.Errorf("%s: start %s, want %s", tc.name, got.Format(time.RFC3339), tc.start)
+		}
+	}
+}
+
+// TestFrontMatterDateDatesEntries: the entries of a Markdown timeline
+// that carry clock times only take the front matter's date (a whole day)
+// when no date of the body precedes them; without one they stay unread.
+func TestFrontMatterDateDatesEntries(t *testing.T) {
+	entries := "## Timeline\n\n- 09:30 CET — bad deploy rolls out, latency errors begin\n- 09:40 CET — latency alerts fire\n- 11:05 CET — rollback complete, latency recovered\n"
+	for _, tc := range []struct {
+		name, text          string
+		start, det, resolved string
+	}{
+		{"front matter date", "---\ntitle: Payments API latency\ncompany: Kanga Pay\ndate: 2024-08-15\n---\n\n" + entries,
+			"2024-08-15T09:30:00+02:00", "2024-08-15T09:40:00+02:00", "2024-08-15T11:05:00+02:00"},
+		{"no date anywhere", "---\ntitle: Payments API latency\ncompany: Kanga Pay\n---\n\n" + entries, "", "", ""},
+		{"a month only", "---\ntitle: Payments API latency\ncompany: Kanga Pay\ndate: 2024-08\n---\n\n" + entries, "", "", ""},
+	} {
+		res, err := Parse(Input{Name: "s_c.md", Data: []byte(tc.text)}, "")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		c := res.Incidents[0]
+		for _, x := range []struct {
+			field string
+			got   *time.Time
+			want  string
+		}{{"start", c.Start, tc.start}, {"detected", c.Detected, tc.det}, {"resolved", c.Resolved, tc.resolved}} {
+			if x.want == "" {
+				if x.got != nil {
+					t.Errorf("%s: %s %v, want none", tc.name, x.field, x.got)
+				}
+				continue
+			}
+			w, _ := time.Parse(time.RFC3339, x.want)
+			if x.got == nil || !x.got.Equal(w) {
+				t.Errorf("%s: %s %v, want %s (notes %q)", tc.name, x.field, x.got, x.want, res.Notes)
+			}
 		}
 	}
 }
