@@ -1,7 +1,9 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
@@ -70,7 +72,50 @@ func LoadWith(ctx context.Context, paths []string, opts Options, progress func(d
 		}
 	}
 	warnUnmappedKeys(out, opts.Mapping)
+	skipRepeatedFiles(out)
 	return out
+}
+
+// skipRepeatedFiles turns a file whose cases are exactly those of an
+// earlier file of the batch (a copy of it: the same ids and content, the
+// file name aside) into a *Skipped naming that file, so that the copy is
+// imported once instead of failing the batch with an id clash
+// (CheckBatch). Only files whose first case id clashes are compared.
+func skipRepeatedFiles(out []FileResult) {
+	first := map[string]int{} // IDKey of a file's first case -> index in out
+	for i := range out {
+		fr := &out[i]
+		if fr.Err != nil || fr.Result == nil || len(fr.Result.Incidents) == 0 {
+			continue
+		}
+		k := incident.IDKey(fr.Result.Incidents[0].ID)
+		j, seen := first[k]
+		if !seen {
+			first[k] = i
+			continue
+		}
+		if sameCases(out[j].Result.Incidents, fr.Result.Incidents) {
+			fr.Err = &Skipped{Path: fr.Path, Reason: "the same cases as " + out[j].Path + ", which is imported (once)"}
+			fr.Result = nil
+		}
+	}
+}
+
+// sameCases reports two files' cases equal but for the file they came from.
+func sameCases(a, b []*incident.Incident) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := *a[i], *b[i]
+		x.SourceFile, y.SourceFile = "", ""
+		bx, err1 := json.Marshal(&x)
+		by, err2 := json.Marshal(&y)
+		if err1 != nil || err2 != nil || !bytes.Equal(bx, by) {
+			return false
+		}
+	}
+	return true
 }
 
 // applyOptions gives the cases of one file the organisation and id prefix

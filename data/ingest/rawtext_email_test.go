@@ -82,3 +82,35 @@ func TestWalkReadsEmail(t *testing.T) {
 		t.Errorf("CandidateExts() = %v", CandidateExts())
 	}
 }
+
+// TestCopyInFolderImportedOnce: a byte-for-byte copy of a file in the
+// batch is skipped, naming the file it repeats, instead of failing the
+// batch with an id clash; a file that differs keeps its own cases.
+func TestCopyInFolderImportedOnce(t *testing.T) {
+	dir := t.TempDir()
+	pm := "Checkout outage\n\nOn 2024-04-03, from 14:05 to 15:40 UTC, the checkout service was down. Root cause: a database migration locked the orders table.\n"
+	for name, text := range map[string]string{"01-outage.txt": pm, "07-copy-of-outage.txt": pm, "08-other.txt": strings.Replace(pm, "orders", "payments", 1)} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs := LoadWith(context.Background(), []string{dir}, Options{Org: "Acme"}, nil)
+	if len(rs) != 3 {
+		t.Fatalf("%d results, want 3", len(rs))
+	}
+	var skipped []string
+	for _, r := range rs {
+		if r.Err != nil {
+			if !IsSkipped(r.Err) {
+				t.Errorf("%s: %v", r.Path, r.Err)
+			}
+			skipped = append(skipped, r.Err.Error())
+		}
+	}
+	if len(skipped) != 1 || !strings.Contains(skipped[0], "07-copy-of-outage.txt") || !strings.Contains(skipped[0], "01-outage.txt, which is imported") {
+		t.Errorf("skipped %q, want the copy skipped naming the first file", skipped)
+	}
+	if err := CheckBatch(rs); err != nil {
+		t.Errorf("CheckBatch after the copy was skipped: %v", err)
+	}
+}

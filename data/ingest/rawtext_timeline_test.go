@@ -92,7 +92,7 @@ func TestTimeZoneOptionInProse(t *testing.T) {
 func TestFrontMatterDateDatesEntries(t *testing.T) {
 	entries := "## Timeline\n\n- 09:30 CET — bad deploy rolls out, latency errors begin\n- 09:40 CET — latency alerts fire\n- 11:05 CET — rollback complete, latency recovered\n"
 	for _, tc := range []struct {
-		name, text          string
+		name, text           string
 		start, det, resolved string
 	}{
 		{"front matter date", "---\ntitle: Payments API latency\ncompany: Kanga Pay\ndate: 2024-08-15\n---\n\n" + entries,
