@@ -3,6 +3,7 @@ package ingest
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"incidents/data/incident"
@@ -34,8 +35,13 @@ func Detect(in Input) (Parser, error) {
 		}
 	}
 	if bestScore == 0 {
+		hint := formatHint()
+		if noteExts[strings.ToLower(filepath.Ext(in.Name))] {
+			hint = "as a plain note it is too short or names no incident word (" + strings.Join(incidentWords[:6], ", ") +
+				", …); pass --format rawtext to import it as a postmortem"
+		}
 		return Parser{}, incident.Errorf(incident.ErrUnknownFormat, "no importer recognises this file").
-			At(in.Name, 0).WithHint(formatHint())
+			At(in.Name, 0).WithHint(hint)
 	}
 	return best, nil
 }

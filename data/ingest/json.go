@@ -244,7 +244,7 @@ func jsonError(name string, data []byte, base int, err error, at int64) error {
 			line = lineOf(data, int64(base+i))
 		}
 		return &incident.Error{Kind: incident.ErrInvalid, File: name, Line: line, Field: m[1], Msg: "unknown field",
-			Hint: "check the spelling; case files use the fields of the case JSON format"}
+			Hint: unknownJSONFieldHint(m[1])}
 	}
 	return &incident.Error{Kind: incident.ErrType, File: name, Line: lineOf(data, at), Msg: "cannot decode case", Err: err}
 }
@@ -359,3 +359,20 @@ func deepAt(data []byte) int {
 	}
 	return -1
 }
+
+// unknownJSONFieldHint is the hint for a JSON key that is no case field:
+// a key other tools write that Markdown front matter reads as a case
+// field (frontMatterAliases) names the case JSON field it stands for.
+func unknownJSONFieldHint(key string) string {
+	for _, a := range frontMatterAliases {
+		if a.Key == key && a.Field != key && caseJSONFields[a.Field] {
+			return fmt.Sprintf("case JSON calls this field %q: rename the key (Markdown front matter reads %q as it is)", a.Field, key)
+		}
+	}
+	return "check the spelling; case files use the fields of the case JSON format"
+}
+
+// caseJSONFields are the fields of frontMatterAliases that case JSON has
+// under the same name.
+var caseJSONFields = map[string]bool{"id": true, "title": true, "start": true, "resolved": true, "detected": true,
+	"mitigated": true, "date": true, "severity": true, "keywords": true, "org": true}

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -107,3 +108,23 @@ func TestJSONLines(t *testing.T) {
 }
 
 func errIs(err error, k incident.Kind) bool { return err != nil && incident.KindOf(err) == k }
+
+// TestUnknownJSONFieldHint: a key another tool writes names the case JSON
+// field it stands for; any other unknown key asks to check the spelling.
+func TestUnknownJSONFieldHint(t *testing.T) {
+	for _, tc := range []struct{ key, want string }{
+		{"incident_id", `case JSON calls this field "id"`},
+		{"name", `case JSON calls this field "title"`},
+		{"started_at", `case JSON calls this field "start"`},
+		{"sev", `case JSON calls this field "severity"`},
+		{"service", "check the spelling"}, // case JSON has no services field
+		{"titel", "check the spelling"},
+	} {
+		text := `[{"id": "x-1", "org": "Acme", "title": "t", "` + tc.key + `": "v"}]`
+		_, err := Parse(Input{Name: "team.json", Data: []byte(text)}, "json")
+		var ie *incident.Error
+		if !errors.As(err, &ie) || ie.Field != tc.key || !strings.Contains(ie.Hint, tc.want) {
+			t.Errorf("%s: %v, want field %s and a hint with %q", tc.key, err, tc.key, tc.want)
+		}
+	}
+}

@@ -2,11 +2,14 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"incidents/data/incident"
 )
 
 // TestRawTextEmail reads a postmortem sent as an email: the title is its
@@ -112,5 +115,20 @@ func TestCopyInFolderImportedOnce(t *testing.T) {
 	}
 	if err := CheckBatch(rs); err != nil {
 		t.Errorf("CheckBatch after the copy was skipped: %v", err)
+	}
+}
+
+// TestShortNotes: a short note that tells of a failover is read as a
+// postmortem; one that names nothing of an incident is refused with a
+// hint that says why and what to pass.
+func TestShortNotes(t *testing.T) {
+	res, err := Parse(Input{Name: "team-billing.txt", Data: []byte("Billing DB failover\n\nOn 2024-06-05 from 09:15 to 10:40 UTC the primary database ran out of disk and we failed over to the replica.\n"), Opts: Options{Org: "Acme"}}, "")
+	if err != nil || len(res.Incidents) != 1 || res.Incidents[0].TTR == nil || res.Incidents[0].TTR.Minutes != 85 {
+		t.Fatalf("failover note: %v %+v", err, res)
+	}
+	_, err = Parse(Input{Name: "short.txt", Data: []byte("DNS broke. Fixed it.\n")}, "")
+	var ie *incident.Error
+	if !errors.As(err, &ie) || !strings.Contains(ie.Hint, "--format rawtext") || !strings.Contains(ie.Hint, "no incident word") {
+		t.Errorf("short note: %v", err)
 	}
 }
