@@ -4,20 +4,12 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestCanonicalDate: a case that gives a start but no date is dated by
 // the start's day where it happened (its zone as written), the day its
 // quarter already came from; a given date stays.
 func TestCanonicalDate(t *testing.T) {
-	at := func(s string) *time.Time {
-		v, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return &v
-	}
 	for _, tc := range []struct {
 		in   Incident
 		want string

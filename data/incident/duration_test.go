@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestParseDuration(t *testing.T) {
@@ -72,13 +71,6 @@ func TestCanonical(t *testing.T) {
 // TestDeriveMissing: the durations the timestamps give are filled when
 // absent, marked derived; given ones and unusable spans are left alone.
 func TestDeriveMissing(t *testing.T) {
-	at := func(s string) *time.Time {
-		v, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return &v
-	}
 	start, det, res := at("2024-05-01T10:00:00Z"), at("2024-05-01T10:20:00Z"), at("2024-05-01T12:00:00Z")
 	for _, tc := range []struct {
 		name     string
@@ -100,19 +92,26 @@ func TestDeriveMissing(t *testing.T) {
 		if long := strings.Join(d.TooLong, " "); (long == "ttr") != (tc.name == "over a year") || (long != "" && long != "ttr") {
 			t.Errorf("%s: too long %q", tc.name, long)
 		}
-		for _, d := range []struct {
-			name string
-			d    *Duration
-			want float64
-		}{{"ttd", in.TTD, tc.ttd}, {"ttr", in.TTR, tc.ttr}} {
-			switch {
-			case d.want < 0 && d.d != nil:
-				t.Errorf("%s: %s = %+v, want unknown", tc.name, d.name, d.d)
-			case d.want >= 0 && (d.d == nil || d.d.Minutes != d.want):
-				t.Errorf("%s: %s = %+v, want %v", tc.name, d.name, d.d, d.want)
-			case d.d != nil && strings.Contains(tc.filled, d.name) && d.d.Source != Derived:
-				t.Errorf("%s: %s not marked derived", tc.name, d.name)
-			}
+		checkSpans(t, tc.name, &in, tc.ttd, tc.ttr, func(name string) bool { return strings.Contains(tc.filled, name) })
+	}
+}
+
+// checkSpans checks in's TTD and TTR minutes (-1: unknown), and that the
+// ones derived says are marked derived.
+func checkSpans(t *testing.T, name string, in *Incident, ttd, ttr float64, derived func(span string) bool) {
+	t.Helper()
+	for _, d := range []struct {
+		name string
+		d    *Duration
+		want float64
+	}{{"ttd", in.TTD, ttd}, {"ttr", in.TTR, ttr}} {
+		switch {
+		case d.want < 0 && d.d != nil:
+			t.Errorf("%s: %s = %+v, want unknown", name, d.name, d.d)
+		case d.want >= 0 && (d.d == nil || d.d.Minutes != d.want):
+			t.Errorf("%s: %s = %+v, want %v", name, d.name, d.d, d.want)
+		case d.d != nil && derived(d.name) && d.d.Source != Derived:
+			t.Errorf("%s: %s not marked derived", name, d.name)
 		}
 	}
 }

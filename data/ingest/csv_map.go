@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -42,14 +44,7 @@ var csvFields = map[string]fieldKind{
 }
 
 // CSVFields lists the field names a mapping may use, sorted.
-func CSVFields() []string {
-	out := make([]string, 0, len(csvFields))
-	for f := range csvFields {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out
-}
+func CSVFields() []string { return slices.Sorted(maps.Keys(csvFields)) }
 
 // Mapping says which CSV columns or Markdown front-matter keys fill
 // which case fields (one rule for both formats). For each field

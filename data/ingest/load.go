@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -91,14 +93,7 @@ var candidateExts = map[string]bool{
 
 // CandidateExts lists the endings a directory walk picks up, sorted (for
 // the hint of a walk that found nothing).
-func CandidateExts() []string {
-	out := make([]string, 0, len(candidateExts))
-	for e := range candidateExts {
-		out = append(out, e)
-	}
-	sort.Strings(out)
-	return out
-}
+func CandidateExts() []string { return slices.Sorted(maps.Keys(candidateExts)) }
 
 // labelsFile is the planted-cluster labels file that `incidents gen --out`
 // writes beside the case files (gen.ClustersFile); it holds no cases.
