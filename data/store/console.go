@@ -30,6 +30,10 @@ type ConsoleOptions struct {
 	NoSpill bool
 	// Copy opens a file written by WriteCopy, which has no schema version.
 	Copy bool
+	// Conns bounds the statements that run at once (0: no bound); more
+	// wait for a free connection, so that many concurrent statements share
+	// MemoryLimit instead of each failing for want of it.
+	Conns int
 }
 
 // OpenConsole opens the database at path read-only in a DuckDB instance of
@@ -67,6 +71,10 @@ func OpenConsole(ctx context.Context, path string, opt ConsoleOptions) (*Store, 
 	db, err := sql.Open("duckdb", dsn)
 	if err != nil {
 		return nil, openError(path, err)
+	}
+	if opt.Conns > 0 {
+		db.SetMaxOpenConns(opt.Conns)
+		db.SetMaxIdleConns(opt.Conns)
 	}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()

@@ -23,6 +23,11 @@ import (
 // and reports.
 const copyMemory = 256 << 20
 
+// copyConns bounds the statements that run at once on a copy: a loaded
+// server's statistics requests wait for one of them instead of failing
+// with DuckDB's out-of-memory error when dozens share copyMemory.
+const copyConns = 4
+
 // viewCopy is the copy of one snapshot, alive while a request uses it.
 type viewCopy struct {
 	path string
@@ -79,7 +84,7 @@ func (c *viewCopy) store(ctx context.Context) (*store.Store, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.st == nil {
-		st, err := store.OpenConsole(ctx, c.path, store.ConsoleOptions{Copy: true, MemoryLimit: copyMemory})
+		st, err := store.OpenConsole(ctx, c.path, store.ConsoleOptions{Copy: true, MemoryLimit: copyMemory, Conns: copyConns})
 		if err != nil {
 			return nil, fmt.Errorf("opening the copy of the views: %w", err)
 		}

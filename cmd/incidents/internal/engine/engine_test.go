@@ -3,7 +3,9 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -329,5 +331,34 @@ func TestSharedAliasRefused(t *testing.T) {
 		if got, err := s.ResolveID(id); err != nil || got != want {
 			t.Errorf("ResolveID(%s) = %q, %v; written exactly, the alias names %s", id, got, err, want)
 		}
+	}
+}
+
+// TestStatsUnderConcurrentLoad: hundreds of distinct statistics requests at
+// once all succeed. They share the copy's DuckDB memory; before its
+// statements were bounded (copyConns), a loaded server answered some of
+// them with DuckDB's out-of-memory error.
+func TestStatsUnderConcurrentLoad(t *testing.T) {
+	e := open(t, enginetest.NewDB(t))
+	ctx := context.Background()
+	groupings := analysis.Groupings
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failed []error
+	for c := range 256 {
+		wg.Go(func() {
+			for i := range 4 {
+				q := analysis.Query{By: groupings[(c+i)%len(groupings)], Since: fmt.Sprintf("%d-%02d-01", 2012+(c*7+i)%14, 1+(c+i)%12)}
+				if _, err := e.Stats(ctx, q); err != nil {
+					mu.Lock()
+					failed = append(failed, fmt.Errorf("%+v: %w", q, err))
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if len(failed) > 0 {
+		t.Fatalf("%d of %d statistics requests failed, first: %v", len(failed), 256*4, failed[0])
 	}
 }
