@@ -51,6 +51,10 @@ type Duplicate struct {
 	// Possible says the evidence does not suffice to merge (the same
 	// source URL with dates that disagree): the case was stored on its own.
 	Possible bool `json:"possible,omitempty"`
+	// Revised says the case is the file Of was imported from, changed
+	// since (its id, derived from its content, changed with it): it was
+	// stored as an update of Of, with ID as an alias.
+	Revised bool `json:"revised,omitempty"`
 }
 
 // IdentityReader is what the batch policy reads of the database besides

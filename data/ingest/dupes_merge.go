@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"sort"
 
 	"incidents/data/incident"
@@ -25,8 +27,7 @@ func Dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 	if err != nil {
 		return nil, nil, err
 	}
-	keep, dups := dedupe(ctx, cases, st, ids, p)
-	return keep, dups, nil
+	return dedupe(ctx, cases, st, ids, p)
 }
 
 // identities reads the stored cases' identities (none without a store).
@@ -37,7 +38,7 @@ func identities(ctx context.Context, st IdentityReader) ([]*incident.Incident, e
 	return st.Identities(ctx)
 }
 
-func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, ids []*incident.Incident, p Policy) ([]*incident.Incident, []Duplicate) {
+func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, ids []*incident.Incident, p Policy) ([]*incident.Incident, []Duplicate, error) {
 	f := newDupFinder()
 	if st != nil {
 		f.loader = func(ids []string) (map[string]*incident.Incident, error) { return st.Cases(ctx, ids) }
@@ -46,7 +47,9 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 			f.add(&dupEntry{c: &cp, stored: true, known: true})
 		}
 	}
+	files := newSourceFiles(cases, ids)
 	var dups []Duplicate
+	var errs []error
 	keep := make([]*incident.Incident, 0, len(cases))
 	inBatch := map[string]int{} // id -> position in keep
 	// Updates of stored cases first: a duplicate met before its case's
@@ -67,6 +70,12 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 				keep = f.mergeInto(ctx, keep, inBatch, e, c)
 				continue
 			}
+			if !p.Replace && f.clobbers(e, c) {
+				errs = append(errs, inputError(incident.ErrDuplicate, c.SourceFile, 0,
+					"case id %s comes from the file name and is already the case imported from %s, another postmortem: importing this file would overwrite it", c.ID, e.c.SourceFile).
+					WithField("id").WithHint("give this file an id: line in its front matter, or import it with --id-prefix; if it is the same postmortem, moved and rewritten, import it with --replace"))
+				continue
+			}
 			inBatch[c.ID] = len(keep)
 			keep = append(keep, c)
 			continue
@@ -74,6 +83,17 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 		e, ev, score, weak := f.match(c)
 		if e != nil && separateByHand(c, e.c) {
 			e = nil
+		}
+		if e != nil && !p.KeepSeparate && files.revises(e, c) && !has(inBatch, e.c.ID) {
+			// The file it was imported from, changed since: an update of
+			// that case, not another report of it.
+			rev := revision(c, e.c.ID)
+			dups = append(dups, Duplicate{ID: c.ID, Of: rev.ID, Evidence: "the same file, changed since it was imported", Revised: true})
+			inBatch[rev.ID] = len(keep)
+			keep = append(keep, rev)
+			e.c, e.stored, e.terms = rev, false, nil
+			f.add(e)
+			continue
 		}
 		if e == nil || p.KeepSeparate || weak {
 			if e != nil {
@@ -105,7 +125,24 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 		dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: ev, Score: score, Merged: true})
 		keep = f.mergeInto(ctx, keep, inBatch, e, c)
 	}
-	return keep, dups
+	if len(errs) > 0 {
+		return nil, nil, errors.Join(errs...)
+	}
+	return keep, dups, nil
+}
+
+// clobbers reports whether c, an update of the stored case of e, is in
+// truth another postmortem that got the same id: its id is its file's
+// name (no id stated in the file), it was read from another file of the
+// same format, and the two texts do not share the words that make two
+// reports one incident. The same file imported from another folder, or
+// moved, shares its words and stays an update.
+func (f *dupFinder) clobbers(e *dupEntry, c *incident.Incident) bool {
+	if !e.stored || e.c.SourceFile == "" || c.SourceFile == "" || e.c.SourceFile == c.SourceFile ||
+		e.c.Format != c.Format || c.ID != idFromName(c.SourceFile) {
+		return false
+	}
+	return overlap(f.termsOf(e), textTerms(f.an, c)) < DupTextOverlap
 }
 
 // mergeInto merges d into the case of entry e: the batch's version when
@@ -147,6 +184,11 @@ func absorb(c, d *incident.Incident) {
 	sort.Strings(c.Aliases)
 }
 
+func has(m map[string]int, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
 func containsStr(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -154,4 +196,41 @@ func containsStr(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// sourceFiles counts the cases of each file, in the batch and stored, to
+// tell a file that holds one case (a postmortem, a note, a page) from one
+// that holds many (a CSV export, a list).
+type sourceFiles struct{ batch, stored map[string]int }
+
+func newSourceFiles(cases, stored []*incident.Incident) sourceFiles {
+	f := sourceFiles{batch: map[string]int{}, stored: map[string]int{}}
+	for _, c := range cases {
+		f.batch[c.SourceFile]++
+	}
+	for _, c := range stored {
+		f.stored[c.SourceFile]++
+	}
+	return f
+}
+
+// revises reports whether c, which repeats the case of e, is that case's
+// own file changed since it was imported: e is stored, and both were read
+// from one file of the same format that holds only this case. A case
+// whose id is derived from its content (a note, a page) gets a new id when
+// its text is edited; without this rule the edit would merge into the
+// stored case as a duplicate, which keeps the old fields.
+func (f sourceFiles) revises(e *dupEntry, c *incident.Incident) bool {
+	return e.stored && c.SourceFile != "" && e.c.SourceFile == c.SourceFile && e.c.Format == c.Format &&
+		e.c.ID != c.ID && f.batch[c.SourceFile] == 1 && f.stored[c.SourceFile] == 1
+}
+
+// revision is c stored under id, the id of the case its file was imported
+// as; c's own id becomes an alias.
+func revision(c *incident.Incident, id string) *incident.Incident {
+	rev := *c
+	rev.ID = id
+	rev.Aliases = append(slices.Clone(c.Aliases), c.ID)
+	sort.Strings(rev.Aliases)
+	return &rev
 }

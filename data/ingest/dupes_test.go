@@ -20,7 +20,8 @@ func (s storedIDs) Cases(ctx context.Context, ids []string) (map[string]*inciden
 func (s storedIDs) Identities(context.Context) ([]*incident.Incident, error) {
 	var out []*incident.Incident
 	for _, c := range s {
-		out = append(out, &incident.Incident{ID: c.ID, Org: c.Org, Date: c.Date, Start: c.Start, Aliases: c.Aliases, Sources: c.Sources})
+		out = append(out, &incident.Incident{ID: c.ID, Org: c.Org, Date: c.Date, Start: c.Start, Aliases: c.Aliases, Sources: c.Sources,
+			Format: c.Format, SourceFile: c.SourceFile})
 	}
 	return out, nil
 }
@@ -127,6 +128,100 @@ func TestDedupe(t *testing.T) {
 	keep, dups, _ = Dedupe(ctx, []*incident.Incident{poor, rich}, nil, Policy{})
 	if len(keep) != 1 || keep[0].ID != "R-1" || dups[0].ID != "P-1" || strings.Join(keep[0].Aliases, ",") != "P-1" {
 		t.Errorf("richer report: %+v %+v", keep, dups)
+	}
+}
+
+// TestDedupeRevisedFile: a note whose id is derived from its content gets
+// a new id when it is edited; imported again from the same file, it
+// updates the case it was imported as (the new id an alias) instead of
+// merging into it as a duplicate, which would keep the old fields. A file
+// of many cases (a CSV export), another file, or --keep-separate do not.
+func TestDedupeRevisedFile(t *testing.T) {
+	ctx := context.Background()
+	old := dupCase("raw-2024-03-12-aaaaaa", "Acme", "2024-03-12", "", dupText+" Resolved at 10:02 UTC.")
+	old.Format, old.SourceFile = "rawtext", "pm/pay.md"
+	stored := storedIDs{old.ID: old}
+	edited := func(id, file, format string) *incident.Incident {
+		c := dupCase(id, "Acme", "2024-03-12", "", dupText+" Resolved at 10:32 UTC.")
+		c.Format, c.SourceFile = format, file
+		return c
+	}
+	keep, dups, err := Dedupe(ctx, []*incident.Incident{edited("raw-2024-03-12-bbbbbb", "pm/pay.md", "rawtext")}, stored, Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keep) != 1 || keep[0].ID != old.ID || !strings.Contains(keep[0].Narrative, "10:32") ||
+		strings.Join(keep[0].Aliases, ",") != "raw-2024-03-12-bbbbbb" {
+		t.Fatalf("the edited file is not an update of %s: %+v", old.ID, keep)
+	}
+	if len(dups) != 1 || !dups[0].Revised || dups[0].Merged || dups[0].Of != old.ID {
+		t.Errorf("reported as %+v", dups)
+	}
+	for name, tc := range map[string]struct {
+		batch []*incident.Incident
+		p     Policy
+	}{
+		"another file":   {[]*incident.Incident{edited("raw-2024-03-12-cccccc", "other/pay.md", "rawtext")}, Policy{}},
+		"another format": {[]*incident.Incident{edited("raw-2024-03-12-cccccc", "pm/pay.md", "html")}, Policy{}},
+		"keep separate":  {[]*incident.Incident{edited("raw-2024-03-12-cccccc", "pm/pay.md", "rawtext")}, Policy{KeepSeparate: true}},
+		"a file of many cases": {[]*incident.Incident{edited("raw-2024-03-12-cccccc", "pm/pay.md", "rawtext"),
+			dupCase("csv-2", "Acme", "2024-04-01", "", "another row")}, Policy{}},
+	} {
+		if name == "a file of many cases" {
+			tc.batch[1].Format, tc.batch[1].SourceFile = "rawtext", "pm/pay.md"
+		}
+		_, dups, err := Dedupe(ctx, tc.batch, stored, tc.p)
+		if err != nil || len(dups) != 1 || dups[0].Revised {
+			t.Errorf("%s: %v %+v", name, err, dups)
+		}
+	}
+}
+
+// TestDedupeFileNameClash: a postmortem whose id comes from its file name
+// is refused, naming both files, when that id is the stored case of
+// another file with other text (two folders' outage.md): the import would
+// overwrite it. The same postmortem imported from another folder, or with
+// --replace, is an update.
+func TestDedupeFileNameClash(t *testing.T) {
+	ctx := context.Background()
+	a := dupCase("outage", "Acme", "2024-05-02", "", dupText)
+	a.SourceFile = "a/outage.md"
+	stored := storedIDs{"outage": a}
+	other := dupCase("outage", "Acme", "2024-06-11", "", "A bad zone file pushed to the internal resolvers made every service lookup fail with SERVFAIL until the previous zone was restored.")
+	other.SourceFile = "b/outage.md"
+	_, _, err := Dedupe(ctx, []*incident.Incident{other}, stored, Policy{})
+	if incident.KindOf(err) != incident.ErrDuplicate || !strings.Contains(err.Error(), "b/outage.md") || !strings.Contains(err.Error(), "a/outage.md") ||
+		!strings.Contains(err.Error(), "--id-prefix") {
+		t.Fatalf("another postmortem under the same file name: %v", err)
+	}
+	if keep, _, err := Dedupe(ctx, []*incident.Incident{other}, stored, Policy{Replace: true}); err != nil || len(keep) != 1 {
+		t.Errorf("--replace: %v", err)
+	}
+	moved := dupCase("outage", "Acme", "2024-05-02", "", dupText)
+	moved.SourceFile = "moved/outage.md"
+	if keep, _, err := Dedupe(ctx, []*incident.Incident{moved}, stored, Policy{}); err != nil || len(keep) != 1 {
+		t.Errorf("the same postmortem from another folder: %v", err)
+	}
+	stated := dupCase("pm-17", "Acme", "2024-06-11", "", other.Narrative)
+	stated.SourceFile = "b/outage.md"
+	if _, _, err := Dedupe(ctx, []*incident.Incident{stated}, storedIDs{"pm-17": func() *incident.Incident { c := *a; c.ID = "pm-17"; return &c }()}, Policy{}); err != nil {
+		t.Errorf("an id the file states is the user's: %v", err)
+	}
+}
+
+func TestIDFromName(t *testing.T) {
+	for _, tt := range []struct{ name, want string }{
+		{"pm/2024-03-payments-db.md", "2024-03-payments-db"},
+		{"dns failure (eu-west).md", "dns-failure-eu-west"},
+		{"content/posts/2024-05-cache/index.md", "2024-05-cache"},
+		{`posts\2024-06-dns\_index.md`, "2024-06-dns"},
+		{"2024-07-queue/README.md", "2024-07-queue"},
+		{"index.md", "index"},
+		{"./index.md", "index"},
+	} {
+		if got := idFromName(tt.name); got != tt.want {
+			t.Errorf("idFromName(%q) = %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }
 

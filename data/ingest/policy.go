@@ -134,7 +134,10 @@ func Prepare(ctx context.Context, cases []*incident.Incident, st IdentityReader,
 		return nil, err
 	}
 	out := &Prepared{}
-	out.Cases, out.Dups = dedupe(ctx, cases, st, ids, p)
+	out.Cases, out.Dups, err = dedupe(ctx, cases, st, ids, p)
+	if err != nil {
+		return nil, err
+	}
 	out.Cases, out.RefLinks = linkReferences(ctx, out.Cases, st, ids)
 	// Only the updates whose content differs from the stored case need the
 	// stored case: an identical re-import keeps everything already.

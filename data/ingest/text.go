@@ -108,17 +108,31 @@ func shortHash(b []byte, n int) string {
 	return hex.EncodeToString(sum[:])[:n]
 }
 
+// bundleFile are the file names (lower case, without extension) that name
+// their folder's page rather than a postmortem.
+var bundleFile = map[string]bool{"index": true, "_index": true, "readme": true}
+
 var idUnsafe = regexp.MustCompile(`[^A-Za-z0-9._:-]+`)
 
 // idFromName derives a case id from a file name: the base name without its
-// extension, with characters ids do not allow replaced by '-'.
+// extension, with characters ids do not allow replaced by '-'. A page
+// bundle's file (index.md, _index.md, README.md: a folder per postmortem,
+// as static site generators keep them) takes its folder's name instead.
 func idFromName(name string) string {
-	base := name
+	base, dir := name, ""
 	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
-		base = base[i+1:]
+		base, dir = base[i+1:], base[:i]
 	}
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
 		base = base[:i]
+	}
+	if bundleFile[strings.ToLower(base)] {
+		if i := strings.LastIndexAny(dir, `/\`); i >= 0 {
+			dir = dir[i+1:]
+		}
+		if dir != "" && dir != "." && dir != ".." {
+			base = dir
+		}
 	}
 	id := strings.Trim(idUnsafe.ReplaceAllString(base, "-"), "-._:")
 	if len(id) > incident.MaxIDLen {

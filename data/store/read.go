@@ -372,10 +372,11 @@ func (s *Store) Cases(ctx context.Context, ids []string) (map[string]*incident.I
 
 // Identities returns every case with only what duplicate detection
 // compares (ingest.IdentityReader): id, organisation, date, start,
-// aliases, source URLs and the content hash. It reads columns, not the
-// stored documents.
+// aliases, source URLs, the content hash, and the format and file it was
+// imported from. It reads columns, not the stored documents.
 func (s *Store) Identities(ctx context.Context) ([]*incident.Incident, error) {
-	rows, err := s.h.db.QueryContext(ctx, `SELECT i.id, i.org, coalesce(i.date, ''), i.start_ts, i.aliases, s.urls, i.hash
+	rows, err := s.h.db.QueryContext(ctx, `SELECT i.id, i.org, coalesce(i.date, ''), i.start_ts, i.aliases, s.urls, i.hash,
+	coalesce(i.format, ''), coalesce(i.source_file, '')
 FROM core.live_incidents i
 LEFT JOIN (SELECT incident_id, list(url ORDER BY seq) AS urls FROM core.live_sources WHERE url IS NOT NULL GROUP BY incident_id) s ON s.incident_id = i.id
 ORDER BY i.id`)
@@ -388,7 +389,7 @@ ORDER BY i.id`)
 		in := new(incident.Incident)
 		var start sql.NullTime
 		var aliases, urls any
-		if err := rows.Scan(&in.ID, &in.Org, &in.Date, &start, &aliases, &urls, &in.Hash); err != nil {
+		if err := rows.Scan(&in.ID, &in.Org, &in.Date, &start, &aliases, &urls, &in.Hash, &in.Format, &in.SourceFile); err != nil {
 			return nil, err
 		}
 		if start.Valid {

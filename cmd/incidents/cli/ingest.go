@@ -257,8 +257,12 @@ func tallyIngest(b *ingest.Batch, rep *store.IngestReport, dups []ingest.Duplica
 	}
 	t := &ingestTally{total: map[store.Status]int{}, byFile: map[string]map[store.Status]int{}, again: map[string]bool{}}
 	merged := map[string]bool{}
+	revised := map[string]string{} // the case read -> the stored case it updated
 	targets := map[string]bool{}
 	for _, d := range dups {
+		if d.Revised {
+			revised[d.ID] = d.Of
+		}
 		if !d.Merged {
 			continue
 		}
@@ -273,6 +277,8 @@ func tallyIngest(b *ingest.Batch, rep *store.IngestReport, dups []ingest.Duplica
 	for _, c := range b.Cases {
 		st := status[c.ID]
 		switch {
+		case revised[c.ID] != "":
+			st = status[revised[c.ID]]
 		case t.again[c.ID]:
 			st = store.StatusUnchanged
 		case merged[c.ID]:
@@ -315,6 +321,8 @@ func printDups(app *App, dups []ingest.Duplicate, again map[string]bool, perFile
 		}
 		shown++
 		switch {
+		case d.Revised:
+			fmt.Fprintf(app.Stderr, "%s: its file was imported before as %s and has changed since; that case takes the file's content (%s becomes an alias; --keep-separate to store it on its own)\n", d.ID, d.Of, d.ID)
 		case d.Possible:
 			fmt.Fprintf(app.Stderr, "%s: possibly a duplicate of %s (%s); stored on its own ('incidents dupes' lists it)\n", d.ID, d.Of, d.Evidence)
 		case d.Merged:

@@ -228,6 +228,40 @@ func TestIngestShowRoundTripAndUpdate(t *testing.T) {
 	}
 }
 
+// TestIngestEditedNote: a note without front matter, whose id comes from
+// its content, edited and imported again from the same file updates its
+// case (the correction is stored, the new id an alias); before, the edit
+// merged into the stored case as a duplicate and the correction was lost.
+func TestIngestEditedNote(t *testing.T) {
+	db := tempDB(t)
+	file := filepath.Join(t.TempDir(), "pay.md")
+	note := "# Payments API outage: the primary database ran out of disk\n\n" +
+		"On 2024-03-12 between 09:14 and 10:02 UTC the payments API returned HTTP 500 for checkout requests. " +
+		"The on-call engineer found the primary database volume full after the WAL archive job had failed silently for six days, " +
+		"restarted the archive job and freed the disk.\n"
+	if err := os.WriteFile(file, []byte(note), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, "--db", db, "ingest", file)
+	first := listCases(t, db)
+	if len(first) != 1 || first[0].TTR == nil || first[0].TTR.Minutes != 48 {
+		t.Fatalf("first import: %+v", first)
+	}
+	os.WriteFile(file, []byte(strings.Replace(note, "10:02", "10:32", 1)), 0o644)
+	_, errOut := mustRun(t, "--db", db, "ingest", file)
+	if !strings.Contains(errOut, file+": 1 updated") || !strings.Contains(errOut, "0 new, 1 updated, 0 unchanged") ||
+		!strings.Contains(errOut, "imported before as "+first[0].ID) {
+		t.Fatalf("the edit is not reported as an update of %s:\n%s", first[0].ID, errOut)
+	}
+	now := listCases(t, db)
+	if len(now) != 1 || now[0].ID != first[0].ID || now[0].TTR == nil || now[0].TTR.Minutes != 78 {
+		t.Fatalf("after the edit: %+v", now)
+	}
+	if _, errOut = mustRun(t, "--db", db, "ingest", file); !strings.Contains(errOut, "0 new, 0 updated, 1 unchanged") {
+		t.Fatalf("the edited file imported again:\n%s", errOut)
+	}
+}
+
 func TestIngestBadFileWritesNothing(t *testing.T) {
 	db := tempDB(t)
 	mustRun(t, "--db", db, "ingest", seedsDir)
