@@ -1,7 +1,9 @@
 package data
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -10,9 +12,10 @@ import (
 // directory, synced and renamed over path, so that a reader or a crash sees
 // the old file or the new one, never a part. The file gets mode 0644.
 func WriteFileAtomic(path string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return folderError(path, dir, err)
 	}
 	tmp := f.Name()
 	err = f.Chmod(0o644)
@@ -33,4 +36,18 @@ func WriteFileAtomic(path string, b []byte) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// folderError says why a file cannot be created in dir, in the words of
+// the folder rather than of the temporary file the write goes through.
+func folderError(path, dir string, err error) error {
+	switch st, serr := os.Stat(dir); {
+	case errors.Is(serr, fs.ErrNotExist):
+		return fmt.Errorf("cannot write %s: the folder %s does not exist; create it first or write elsewhere", path, dir)
+	case serr == nil && !st.IsDir():
+		return fmt.Errorf("cannot write %s: %s is a file, not a folder", path, dir)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("cannot write %s: no permission to create files in %s", path, dir)
+	}
+	return fmt.Errorf("writing %s: %w", path, err)
 }

@@ -3,6 +3,7 @@ package data_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"incidents/data"
@@ -26,7 +27,13 @@ func TestWriteFileAtomic(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("temporary files left behind: %v", entries)
 	}
-	if err := data.WriteFileAtomic(filepath.Join(dir, "missing", "x"), []byte("x")); err == nil {
-		t.Error("writing into a missing directory succeeded")
+	// The error speaks of the folder, not of the temporary file.
+	err := data.WriteFileAtomic(filepath.Join(dir, "missing", "x"), []byte("x"))
+	if err == nil || !strings.Contains(err.Error(), "the folder "+filepath.Join(dir, "missing")+" does not exist") || strings.Contains(err.Error(), ".tmp") {
+		t.Errorf("writing into a missing directory: %v", err)
+	}
+	err = data.WriteFileAtomic(filepath.Join(path, "x"), []byte("x"))
+	if err == nil || !strings.Contains(err.Error(), "is a file, not a folder") {
+		t.Errorf("writing under a file: %v", err)
 	}
 }
