@@ -99,6 +99,7 @@ func parseMarkdown(in Input) (*Result, error) {
 		return nil, err
 	}
 	fields.fill(&fm)
+	fields.setZone(in.Opts)
 	c := &incident.Incident{
 		Org: strings.TrimSpace(fm.Company), Product: strings.TrimSpace(fm.Product),
 		Title: strings.TrimSpace(fm.Title), Summary: strings.TrimSpace(fm.Summary),
@@ -153,6 +154,9 @@ func parseMarkdown(in Input) (*Result, error) {
 	if err := fields.apply(c); err != nil {
 		return nil, err
 	}
+	if c.TimeZone == "" && fields.loc != nil && len(fields.zoneless) > 0 {
+		c.TimeZone = fields.zone
+	}
 	c.Tags = categoryTags(c.Categories)
 	taken, yearNotes := bodyTimeline(in.Name, c, in.Opts)
 	notes = append(notes, taken...)
@@ -164,6 +168,9 @@ func parseMarkdown(in Input) (*Result, error) {
 	}
 	resNotes := []string{note}
 	for _, n := range yearNotes {
+		resNotes = append(resNotes, c.ID+": "+n)
+	}
+	if n := fields.zoneNote(); n != "" {
 		resNotes = append(resNotes, c.ID+": "+n)
 	}
 	for _, n := range fields.notes {
@@ -254,6 +261,8 @@ func mdTitle(c *incident.Incident) string {
 type stamp struct {
 	t    *time.Time
 	date string
+	// zoneless: the time was written without a zone or offset.
+	zoneless bool
 }
 
 // stampLayouts are the time layouts front matter uses, most precise first.
@@ -263,6 +272,15 @@ var stampLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02
 // parseStamp reads a front-matter time: RFC 3339 with Z or an offset,
 // "2006-01-02 15:04" (taken as UTC), a bare date (date only), or "".
 func parseStamp(name string, line int, field, s string) (stamp, error) {
+	return parseStampIn(name, line, field, s, nil)
+}
+
+// parseStampIn is parseStamp with the times written without a zone read
+// in loc (UTC when nil).
+func parseStampIn(name string, line int, field, s string, loc *time.Location) (stamp, error) {
+	if loc == nil {
+		loc = time.UTC
+	}
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return stamp{}, nil
@@ -276,8 +294,9 @@ func parseStamp(name string, line int, field, s string) (stamp, error) {
 			Msg: fmt.Sprintf("%s is not a plausible incident time", s), Hint: incident.PlausibleHint(now)}
 	}
 	for _, l := range stampLayouts {
-		if t, err := time.Parse(l, s); err == nil {
-			return stamp{t: &t, date: t.Format("2006-01-02")}, implausible(t)
+		if t, err := time.ParseInLocation(l, s, loc); err == nil {
+			zoneless := !strings.Contains(l, "07")
+			return stamp{t: &t, date: t.Format("2006-01-02"), zoneless: zoneless}, implausible(t)
 		}
 	}
 	for _, l := range []string{"2006-01-02", "2006-01", "2006"} {

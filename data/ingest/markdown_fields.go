@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"incidents/data/incident"
 )
@@ -18,6 +19,44 @@ type fmFields struct {
 	read  map[string]bool    // keys read (normalised)
 	found []string           // keys of the mapping the front matter holds (normalised)
 	notes []string
+	// loc is the zone of times written without one (a time_zone key the
+	// mapping names, else --tz; nil: UTC), zone its name; zoneless lists the
+	// keys of such times, for the note that says how they were read.
+	loc      *time.Location
+	zone     string
+	zoneless []string
+}
+
+// setZone chooses the zone of the times the front matter writes without
+// one: a time_zone key --map names, else the zone --tz names.
+func (f *fmFields) setZone(o Options) {
+	if v, ok := f.vals["time_zone"]; ok {
+		if loc, ok := zoneLocation(v.text); ok {
+			f.loc, f.zone = loc, v.text
+			return
+		}
+	}
+	f.loc, f.zone = o.location()
+}
+
+// parse reads the time s of key at line in the front matter's zone.
+func (f *fmFields) parse(line int, key, s string) (stamp, error) {
+	st, err := parseStampIn(f.name, line, key, s, f.loc)
+	if st.zoneless && !slices.Contains(f.zoneless, key) {
+		f.zoneless = append(f.zoneless, key)
+	}
+	return st, err
+}
+
+// zoneNote says how the times written without a zone were read.
+func (f *fmFields) zoneNote() string {
+	if len(f.zoneless) == 0 {
+		return ""
+	}
+	if f.loc == nil {
+		return strings.Join(f.zoneless, ", ") + " written without a time zone: read as UTC (pass --tz ZONE to read them in another zone)"
+	}
+	return strings.Join(f.zoneless, ", ") + " written without a time zone: read in " + f.zone
 }
 
 // fieldSources lists, for each case field, the keys it is read from in
@@ -148,7 +187,7 @@ func (f *fmFields) line(field string) (int, string) {
 // stamp reads the time of field.
 func (f *fmFields) stamp(field, s string) (stamp, error) {
 	line, key := f.line(field)
-	return parseStamp(f.name, line, key, s)
+	return f.parse(line, key, s)
 }
 
 // extraText are the text fields our own schema has no key for.
@@ -188,7 +227,7 @@ func (f *fmFields) applyOne(c *incident.Incident, field string, v fmValue) error
 		}
 		c.TimeZone = v.text
 	case "date":
-		st, err := parseStamp(f.name, v.line, v.key, v.text)
+		st, err := f.parse(v.line, v.key, v.text)
 		if err != nil {
 			return err
 		}
@@ -198,7 +237,7 @@ func (f *fmFields) applyOne(c *incident.Incident, field string, v fmValue) error
 			f.notes = append(f.notes, fmt.Sprintf("%s %s differs from the start's day %s; the start's kept", v.key, st.date, c.Date))
 		}
 	case "detected", "mitigated":
-		st, err := parseStamp(f.name, v.line, v.key, v.text)
+		st, err := f.parse(v.line, v.key, v.text)
 		if err != nil {
 			return err
 		}

@@ -249,3 +249,32 @@ func TestMapKeyNoFileHas(t *testing.T) {
 		t.Errorf("a.md: start not read through the mapping")
 	}
 }
+
+// TestFrontMatterZonelessTimes: front-matter times written without a zone
+// are read in the zone --tz names, else as UTC; the note says which, and a time with its offset keeps it.
+func TestFrontMatterZonelessTimes(t *testing.T) {
+	const head = "title: Queue stalled\ncompany: Acme\nstart_time: 2024-05-09 10:00\nend_time: 2024-05-09T11:30:00Z\n"
+	tests := []struct {
+		name, head, tz, start, zone, note string
+	}{
+		{"no zone anywhere", head, "", "2024-05-09T10:00:00Z", "", "start_time written without a time zone: read as UTC (pass --tz ZONE"},
+		{"--tz", head, "Europe/Berlin", "2024-05-09T08:00:00Z", "Europe/Berlin", "start_time written without a time zone: read in Europe/Berlin"},
+		{"an offset is kept", "title: Queue stalled\ncompany: Acme\nstart_time: 2024-05-09T10:00:00+02:00\n", "Asia/Tokyo", "2024-05-09T08:00:00Z", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := ParseChecked(Input{Name: "q.md", Data: mdDoc(tt.head), Opts: Options{TimeZone: tt.tz}}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := res.Incidents[0]
+			if c.Start == nil || c.Start.UTC().Format(time.RFC3339) != tt.start || c.TimeZone != tt.zone {
+				t.Errorf("start %v zone %q, want %s %q", c.Start, c.TimeZone, tt.start, tt.zone)
+			}
+			notes := strings.Join(res.Notes, "\n")
+			if tt.note != "" && !strings.Contains(notes, tt.note) || tt.note == "" && strings.Contains(notes, "without a time zone") {
+				t.Errorf("notes %q, want %q", notes, tt.note)
+			}
+		})
+	}
+}
