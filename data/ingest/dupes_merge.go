@@ -132,14 +132,16 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 }
 
 // clobbers reports whether c, an update of the stored case of e, is in
-// truth another postmortem that got the same id: its id is its file's
-// name (no id stated in the file), it was read from another file of the
-// same format, and the two texts do not share the words that make two
-// reports one incident. The same file imported from another folder, or
-// moved, shares its words and stays an update.
+// truth another postmortem that got the same id: a Markdown file whose id
+// is its file's name (the one format that names its cases after their
+// files), read from another file than the stored case's, whose text does
+// not share the words that make two reports one incident. The same file
+// imported from another folder, or moved, shares its words and stays an
+// update; case JSON states its ids, and a new version of a case may say
+// anything.
 func (f *dupFinder) clobbers(e *dupEntry, c *incident.Incident) bool {
-	if !e.stored || e.c.SourceFile == "" || c.SourceFile == "" || e.c.SourceFile == c.SourceFile ||
-		e.c.Format != c.Format || c.ID != idFromName(c.SourceFile) {
+	if !e.stored || c.Format != "markdown" || e.c.Format != c.Format || e.c.SourceFile == "" || c.SourceFile == "" ||
+		e.c.SourceFile == c.SourceFile || c.ID != idFromName(c.SourceFile) {
 		return false
 	}
 	return overlap(f.termsOf(e), textTerms(f.an, c)) < DupTextOverlap

@@ -202,6 +202,12 @@ func TestDedupeFileNameClash(t *testing.T) {
 	if keep, _, err := Dedupe(ctx, []*incident.Incident{moved}, stored, Policy{}); err != nil || len(keep) != 1 {
 		t.Errorf("the same postmortem from another folder: %v", err)
 	}
+	// Case JSON states its ids: a new version from another file is an update.
+	j, jNew := *a, *other
+	j.Format, jNew.Format, j.SourceFile, jNew.SourceFile = "json", "json", "a/outage.json", "b/outage.json"
+	if keep, _, err := Dedupe(ctx, []*incident.Incident{&jNew}, storedIDs{"outage": &j}, Policy{}); err != nil || len(keep) != 1 {
+		t.Errorf("case JSON: %v", err)
+	}
 	stated := dupCase("pm-17", "Acme", "2024-06-11", "", other.Narrative)
 	stated.SourceFile = "b/outage.md"
 	if _, _, err := Dedupe(ctx, []*incident.Incident{stated}, storedIDs{"pm-17": func() *incident.Incident { c := *a; c.ID = "pm-17"; return &c }()}, Policy{}); err != nil {
