@@ -255,3 +255,38 @@ func TestLocalTime(t *testing.T) {
 		}
 	}
 }
+
+// TestStartAndEndPhrases: the ways a note says when an outage began and
+// ended that a reviewer's own postmortems used: an ISO day after "On", and
+// a service restored or an end written as "Resolved: 02:20 UTC". A restore
+// that is a step on the way does not end the outage before "recovered".
+func TestStartAndEndPhrases(t *testing.T) {
+	const begin = "On 3 October 2024 at 01:30 UTC the API gateway started returning 502 errors. "
+	tests := []struct{ name, text, start, end string }{
+		{"ISO day after On", "On 2024-10-03 at 01:30 UTC the API gateway started returning 502 errors.", "2024-10-03T01:30:00Z", ""},
+		{"weekday and ISO day", "On Wednesday, 2023-01-25 at 09:15 UTC, we deployed the change.", "2023-01-25T09:15:00Z", ""},
+		{"resolved at", begin + "The incident was resolved at 02:20 UTC.", "2024-10-03T01:30:00Z", "2024-10-03T02:20:00Z"},
+		{"service restored at", begin + "Service was restored at 02:20 UTC.", "2024-10-03T01:30:00Z", "2024-10-03T02:20:00Z"},
+		{"at the time, service restored", begin + "At 02:20 UTC service was fully restored.", "2024-10-03T01:30:00Z", "2024-10-03T02:20:00Z"},
+		{"Resolved: time", begin + "Resolved: 02:20 UTC.", "2024-10-03T01:30:00Z", "2024-10-03T02:20:00Z"},
+		{"a restore on the way", begin + "We restored the previous config at 01:50 UTC and the service recovered at 02:20 UTC.", "2024-10-03T01:30:00Z", "2024-10-03T02:20:00Z"},
+		{"no end stated", begin + "Engineers are still looking into it.", "2024-10-03T01:30:00Z", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tl, err := readTimeline("note.txt", tt.text, nil, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := func(p *time.Time) string {
+				if p == nil {
+					return ""
+				}
+				return p.UTC().Format(time.RFC3339)
+			}
+			if got(tl.start) != tt.start || got(tl.resolved) != tt.end {
+				t.Errorf("start %q end %q, want %q %q", got(tl.start), got(tl.resolved), tt.start, tt.end)
+			}
+		})
+	}
+}

@@ -21,8 +21,15 @@ var (
 	endLine      = regexp.MustCompile(`(?im)^[ \t]*Incident End(?:ed)?:[ \t]*(.+?)[ \t]*$`)
 	durationLine = regexp.MustCompile(`(?im)^[ \t]*(?:Total[ \t]+)?Duration:[ \t]*(.+?)[ \t]*$`)
 	detectedRE   = regexp.MustCompile(`(?i)\b(?:alerted|paged|detected|notified|became aware)\b[^.]{0,160}?\bat\s+(?:approximately\s+|about\s+)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
-	resolvedRE   = regexp.MustCompile(`(?i)\b(?:fully mitigated|resolved|recovered|mitigated)\b[^.]{0,40}?\b(?:as of|at)\s+([^.]{0,40}?\d{1,2}:\d{2}[^.,;]{0,20})`)
-	onAtRE       = regexp.MustCompile(`(?i)\bon\s+(?:[A-Z][a-z]+day,?\s+)?([^.]{6,30}?\d{4}),?\s+at\s+(?:approximately\s+|about\s+)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
+	resolvedRE   = regexp.MustCompile(`(?i)\b(?:fully mitigated|resolved|recovered|mitigated)\b(?::[ \t]*|[^.]{0,40}?\b(?:as of|at)\s+)([^.]{0,40}?\d{1,2}:\d{2}[^.,;]{0,20})`)
+	// restoredRE is the end where no resolvedRE phrase gives one
+	// ("service was restored at 02:20 UTC"): a restore is as often a step
+	// on the way ("we restored the previous config at 10:05").
+	restoredRE = regexp.MustCompile(`(?i)\b(?:service|services|access|traffic|functionality|operations?)\b[^.]{0,30}?\b(?:restored|back to normal|returned to normal)\b[^.]{0,20}?\b(?:as of|at)\s+([^.]{0,40}?\d{1,2}:\d{2}[^.,;]{0,20})`)
+	// atRestoredRE is a sentence that opens with the time of the end:
+	// "At 02:20 UTC service was fully restored."
+	atRestoredRE = regexp.MustCompile(`(?i)(?:^|[.!?]\s+)at\s+(\d{1,2}:\d{2}[^,.;]{0,12}?),?\s+[^.]{0,60}?\b(?:fully\s+)?(?:restored|resolved|recovered)\b`)
+	onAtRE       = regexp.MustCompile(`(?i)\bon\s+(?:[A-Z][a-z]+day,?\s+)?(\d{4}-\d{2}-\d{2}|[^.]{6,30}?\d{4}),?\s+at\s+(?:approximately\s+|about\s+)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
 	// a sentence that opens with the day and its time: "March 14 2025 at
 	// 09:10 UTC the API failed" (an email's "March 14 at 09:10" with its
 	// lent year)
@@ -128,7 +135,14 @@ func readTimelineOn(name, text string, def *time.Location, defZone, day string) 
 	}
 	tl.detectedAt(text)
 	if tl.resolved == nil {
-		if m := resolvedRE.FindStringSubmatch(text); m != nil && tl.start != nil {
+		m := resolvedRE.FindStringSubmatch(text)
+		if m == nil {
+			m = restoredRE.FindStringSubmatch(text)
+		}
+		if m == nil {
+			m = atRestoredRE.FindStringSubmatch(text)
+		}
+		if m != nil && tl.start != nil {
 			tl.resolved = tl.stamp(m[1], tl.start.In(tl.loc).Format("2006-01-02"))
 		}
 	}
