@@ -3,6 +3,7 @@ package incident
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -82,6 +83,10 @@ type Derivation struct {
 	// TooLong names the durations left unknown because their times are
 	// over a year apart.
 	TooLong []string
+	// Disagree says of each stated duration that differs by more than a
+	// minute from what the case's own times give: "ttr 5m stated, start
+	// to resolved 1h". The stated one is kept.
+	Disagree []string
 }
 
 // Notes says what d did to the case id, in one note per kind:
@@ -99,6 +104,9 @@ func (d Derivation) Notes(id string) []string {
 		}
 		out = append(out, fmt.Sprintf("%s: %s not derived from its timestamps: start to %s is longer than a year", id, n, end))
 	}
+	for _, n := range d.Disagree {
+		out = append(out, fmt.Sprintf("%s: %s; the stated one is kept: check it at the source", id, n))
+	}
 	return out
 }
 
@@ -112,6 +120,9 @@ func (in *Incident) DeriveMissing() Derivation {
 	var out Derivation
 	for _, s := range in.spans() {
 		if *s.dur != nil {
+			if d, _ := s.derive(); d != nil && (*s.dur).Source == Given && math.Abs(d.Minutes-(*s.dur).Minutes) > 1 {
+				out.Disagree = append(out.Disagree, fmt.Sprintf("%s %s stated, start to %s %s", s.name, *s.dur, s.endName, d))
+			}
 			continue
 		}
 		d, tooLong := s.derive()

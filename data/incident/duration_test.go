@@ -96,6 +96,35 @@ func TestDeriveMissing(t *testing.T) {
 	}
 }
 
+// TestDeriveMissingDisagree: a stated TTD or TTR that differs by more than
+// a minute from what the case's own times give is named, and kept.
+func TestDeriveMissingDisagree(t *testing.T) {
+	start, det, res := at("2024-05-01T10:00:00Z"), at("2024-05-01T10:20:00Z"), at("2024-05-01T11:00:00Z")
+	for _, tc := range []struct {
+		name string
+		in   Incident
+		want string
+	}{
+		{"ttr", Incident{Start: start, Resolved: res, TTR: Minutes(5)}, "ttr 5m stated, start to resolved 1h"},
+		{"ttd", Incident{Start: start, Detected: det, TTD: Minutes(50)}, "ttd 50m stated, start to detected 20m"},
+		{"within a minute", Incident{Start: start, Resolved: res, TTR: Minutes(60.5)}, ""},
+		{"no times to compare", Incident{TTR: Minutes(5)}, ""},
+	} {
+		in := tc.in
+		given := in.TTR
+		d := in.DeriveMissing()
+		if got := strings.Join(d.Disagree, "; "); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+		if in.TTR != given {
+			t.Errorf("%s: the stated ttr was replaced", tc.name)
+		}
+		if tc.want != "" && !strings.Contains(strings.Join(d.Notes("c-1"), "\n"), "c-1: "+tc.want+"; the stated one is kept") {
+			t.Errorf("%s: notes %q", tc.name, d.Notes("c-1"))
+		}
+	}
+}
+
 // checkSpans checks in's TTD and TTR minutes (-1: unknown), and that the
 // ones derived says are marked derived.
 func checkSpans(t *testing.T, name string, in *Incident, ttd, ttr float64, derived func(span string) bool) {

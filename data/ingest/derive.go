@@ -15,7 +15,7 @@ import (
 func canonical(res *Result, format, name string) {
 	perFile := format == csvFormat || format == "list"
 	filled, tooLong := map[string]int{}, map[string]int{}
-	var late []string
+	var late, disagree []string
 	for _, c := range res.Incidents {
 		c.Canonical()
 		d := c.DeriveMissing()
@@ -28,6 +28,9 @@ func canonical(res *Result, format, name string) {
 		}
 		if c.DetectedAfterResolved() {
 			late = append(late, c.ID)
+		}
+		if len(d.Disagree) > 0 {
+			disagree = append(disagree, c.ID)
 		}
 		for _, n := range d.Filled {
 			filled[n]++
@@ -45,6 +48,10 @@ func canonical(res *Result, format, name string) {
 	}
 	if s := rowCounts(tooLong); s != "" {
 		res.Notes = append(res.Notes, fmt.Sprintf("%s: not derived from the timestamps (start to end longer than a year): %s", base, s))
+	}
+	if len(disagree) > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("%s: a stated ttd or ttr differs from the row's own times in %d %s: %s; the stated figures are kept: check them at the source",
+			base, len(disagree), plural(len(disagree), "row", "rows"), headerList(disagree, maxLateNamed)))
 	}
 	if len(late) > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("%s: ttd above ttr (detected after resolved) in %d %s: %s; both figures are kept: check them at the source",

@@ -67,3 +67,33 @@ func TestTTDAboveTTRNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestStatedDurationDisagreeNoted: a stated TTR that the case's own start
+// and end contradict is kept, with a note (one for a CSV file, naming its
+// rows); a stated TTR the times agree with gets none.
+func TestStatedDurationDisagreeNoted(t *testing.T) {
+	for name, want := range map[string]string{
+		"pm.json":    "pm-1: ttr 5m stated, start to resolved 1h; the stated one is kept",
+		"export.csv": "export.csv: a stated ttd or ttr differs from the row's own times in 1 row: pm-1; the stated figures are kept",
+		"note.txt":   ": ttr 2h stated, start to resolved 1h; the stated one is kept",
+	} {
+		body := `{"id": "pm-1", "org": "Acme", "title": "Queue stalled", "start": "2024-05-01T10:00:00Z", "resolved": "2024-05-01T11:00:00Z", "ttr": {"minutes": 5, "source": "given"}}`
+		switch {
+		case strings.HasSuffix(name, ".csv"):
+			body = "id,org,title,start,resolved,ttr_minutes\npm-1,Acme,Queue stalled,2024-05-01T10:00:00Z,2024-05-01T11:00:00Z,5\n" +
+				"ok-1,Acme,Queue stalled again,2024-05-02T10:00:00Z,2024-05-02T11:00:00Z,60\n"
+		case strings.HasSuffix(name, ".txt"):
+			body = "Incident Report\n\nSummary:\n\nThe Acme API gateway returned errors to customers.\n\nIncident Start: 2 Mar 2021 10:00 UTC\nIncident End: 2 Mar 2021 11:00 UTC\nDuration: 2 hours\n"
+		}
+		res, err := ParseChecked(Input{Name: name, Data: []byte(body)}, "")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if all := strings.Join(res.Notes, "\n"); strings.Count(all, want) != 1 || strings.Contains(all, "ok-1") {
+			t.Errorf("%s: notes lack %q once:\n%s", name, want, all)
+		}
+		if c := res.Incidents[0]; c.TTR == nil || c.TTR.Minutes == 60 {
+			t.Errorf("%s: the stated ttr was not kept: %v", name, c.TTR)
+		}
+	}
+}

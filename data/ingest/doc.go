@@ -64,7 +64,7 @@
 //	gcp-2022-06-14-651394: extracted start, detected, resolved, ttr (given); region us-central1; org Google Cloud
 //	gcp-2022-06-14-651394: ttd derived from its timestamps
 //	gcp-2022-06-14-651394: dates without a year read in the year the text states: "13 June" as 2022
-//	gcp-2022-06-14-651394: ttr: stated duration 2h differs from start to end 1h; the stated one is kept
+//	gcp-2022-06-14-651394: ttr 2h stated, start to resolved 1h; the stated one is kept: check it at the source
 //	00b7f759-…: extracted start, resolved
 //	00b7f759-…: ttr derived from its timestamps
 //

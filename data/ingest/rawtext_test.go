@@ -95,7 +95,7 @@ func TestRawTextForms(t *testing.T) {
 				"Incident Start: 2 Mar 2021 10:00 UTC\nIncident End: 2 Mar 2021 11:00 UTC\nDuration: 2 hours\n",
 			org: "Amazon Web Services", zone: "UTC",
 			start: time.Date(2021, 3, 2, 10, 0, 0, 0, time.UTC), end: time.Date(2021, 3, 2, 11, 0, 0, 0, time.UTC),
-			ttr: ptr(120), idPrefix: "aws-2021-03-02-", notePart: "differs from start to end",
+			ttr: ptr(120), idPrefix: "aws-2021-03-02-", notePart: "ttr 2h stated, start to resolved 1h; the stated one is kept",
 		},
 		{
 			// "Between 2:10 PM and 3:47 PM" once lost the first PM: the

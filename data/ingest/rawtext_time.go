@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"strings"
 	"time"
@@ -319,15 +318,11 @@ func (tl *timeline) fill(c *incident.Incident) {
 			tl.notes = append(tl.notes, "date")
 		}
 	}
-	// A TTD or TTR the text does not state is derived after parsing
-	// (Incident.DeriveMissing); a stated TTR is checked against the times.
+	// A TTD or TTR the text does not state is derived after parsing, and
+	// a stated one checked against the times (Incident.DeriveMissing).
 	if c.TTR != nil || tl.ttrGiven == nil {
 		return
 	}
 	c.TTR = tl.ttrGiven
 	tl.notes = append(tl.notes, "ttr (given)")
-	if spanned, err := incident.Between(c.Start, c.Resolved); err == nil && spanned != nil && math.Abs(spanned.Minutes-tl.ttrGiven.Minutes) > 1 {
-		tl.warnings = append(tl.warnings, fmt.Sprintf("ttr: stated duration %s differs from start to end %s; the stated one is kept",
-			tl.ttrGiven, spanned))
-	}
 }
