@@ -254,7 +254,13 @@ func parseRawText(in Input) (*Result, error) {
 	} else {
 		timeText, lent, unread = lendYears(text, subject)
 	}
-	tl, err := extractTimeline(in.Name, timeText, in.Opts, "")
+	// An email that says "today" means the day it was sent.
+	var today civil
+	if email && sent.d != 0 && todayWord.MatchString(body) {
+		today = sent
+	}
+	loc, zone := in.Opts.location()
+	tl, err := readTimelineToday(in.Name, timeText, loc, zone, "", today)
 	if err != nil {
 		return nil, err
 	}
@@ -373,6 +379,9 @@ func labelledTitle(lines []string) string {
 }
 
 var genericHeading = map[string]bool{"incident report": true, "post-incident review": true, "incident postmortem": true, "mini incident report": true}
+
+// todayWord is a body's word for the day it was written.
+var todayWord = regexp.MustCompile(`(?i)\b(?:today|this (?:morning|afternoon|evening)|tonight)\b`)
 
 // rawTitle is the first sentence of the Summary section that says what
 // broke (brokeTitle), else of the first paragraph long enough to be prose,

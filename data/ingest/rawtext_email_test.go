@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"incidents/data/incident"
 )
@@ -130,5 +131,39 @@ func TestShortNotes(t *testing.T) {
 	var ie *incident.Error
 	if !errors.As(err, &ie) || !strings.Contains(ie.Hint, "--format rawtext") || !strings.Contains(ie.Hint, "no incident word") {
 		t.Errorf("short note: %v", err)
+	}
+}
+
+// TestEmailToday: an email that tells of a window "today" with no date
+// before it dates the window by its Date header; without "today", or
+// without a Date header, such a window stays undated.
+func TestEmailToday(t *testing.T) {
+	const head = "From: oncall@acme.example\nSubject: Object storage writes failing\n"
+	const date = "Date: Tue, 15 Oct 2024 19:40:00 -0700\n"
+	tests := []struct{ name, text, start, end string }{
+		{"today", head + date + "\nSummary: between 14:10 and 15:25 PDT today, uploads to the Acme bucket failed.\n",
+			"2024-10-15T21:10:00Z", "2024-10-15T22:25:00Z"},
+		{"this morning", head + date + "\nThis morning, between 09:00 and 09:40 PDT, uploads to the Acme bucket failed.\n",
+			"2024-10-15T16:00:00Z", "2024-10-15T16:40:00Z"},
+		{"no today", head + date + "\nSummary: between 14:10 and 15:25 PDT, uploads to the Acme bucket failed.\n", "", ""},
+		{"no Date header", head + "\nSummary: between 14:10 and 15:25 PDT today, uploads to the Acme bucket failed.\n", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Parse(Input{Name: "outage.eml", Data: []byte(tt.text)}, "rawtext")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := res.Incidents[0]
+			got := func(p *time.Time) string {
+				if p == nil {
+					return ""
+				}
+				return p.UTC().Format(time.RFC3339)
+			}
+			if got(c.Start) != tt.start || got(c.Resolved) != tt.end {
+				t.Errorf("start %q end %q, want %q %q", got(c.Start), got(c.Resolved), tt.start, tt.end)
+			}
+		})
 	}
 }

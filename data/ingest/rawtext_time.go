@@ -46,6 +46,9 @@ type timeline struct {
 	// entryDay is the day of the timeline entries no date of the text
 	// precedes ("" when the document states none elsewhere).
 	entryDay string
+	// today is the day the text's "today" means (an email's sent day; zero
+	// when unknown): a window no date precedes takes it.
+	today civil
 }
 
 // The timeline of running text is read by one function, readTimeline,
@@ -75,8 +78,15 @@ func readTimeline(name, text string, def *time.Location, defZone string) (*timel
 // clock time, else def (named defZone) when given, else UTC. ISO 8601
 // stamps are read as plainISOStamps writes them.
 func readTimelineOn(name, text string, def *time.Location, defZone, day string) (*timeline, error) {
+	return readTimelineToday(name, text, def, defZone, day, civil{})
+}
+
+// readTimelineToday is readTimelineOn for a text whose "today" is the day
+// today (an email that tells of an outage "between 14:10 and 15:25 PDT
+// today"): a window no date precedes takes that day.
+func readTimelineToday(name, text string, def *time.Location, defZone, day string, today civil) (*timeline, error) {
 	text = plainGermanClocks(plainFrenchClocks(plainISOStamps(text)))
-	tl := &timeline{entryDay: day}
+	tl := &timeline{entryDay: day, today: today}
 	switch {
 	case allTimesZone.MatchString(text):
 		tl.zone = allTimesZone.FindStringSubmatch(text)[1]
@@ -219,6 +229,9 @@ func (tl *timeline) fromSpan(text string) {
 		}
 	}
 	day, ok := lastDayBefore(text, loc[0])
+	if !ok && tl.today.y != 0 {
+		day, ok = tl.today, true
+	}
 	if !ok {
 		return
 	}
