@@ -86,8 +86,8 @@ func (b *Batch) Errors() []error {
 func (b *Batch) Refused() error {
 	switch {
 	case !b.keepGoing && (len(b.Bad) > 0 || b.Duplicates != nil):
-		msg := fmt.Sprintf("%d of %d files rejected; nothing was written", len(b.Bad), b.Files)
-		if len(b.Bad) == 0 {
+		msg := fmt.Sprintf("%d of %d files rejected; nothing was written", b.rejectedFiles(), b.Files)
+		if b.rejectedFiles() == 0 {
 			msg = "the batch was rejected; nothing was written"
 		}
 		return &incident.Error{Kind: b.kind(), Msg: msg, Hint: "fix the files listed above, or pass --keep-going to import the good ones"}
@@ -95,6 +95,24 @@ func (b *Batch) Refused() error {
 		return &incident.Error{Kind: b.kind(), Msg: fmt.Sprintf("all %d files were rejected; nothing was written", len(b.Bad)), Hint: "fix the files listed above"}
 	}
 	return nil
+}
+
+// rejectedFiles counts the files refused: the bad ones and, without
+// keep-going, the ones whose case ids clash with another file's.
+func (b *Batch) rejectedFiles() int {
+	files := map[string]bool{}
+	for _, r := range b.Bad {
+		files[r.Path] = true
+	}
+	if !b.keepGoing {
+		for _, err := range flatten(b.Duplicates) {
+			var e *incident.Error
+			if errors.As(err, &e) && e.File != "" {
+				files[e.File] = true
+			}
+		}
+	}
+	return len(files)
 }
 
 // Partial is the error of a batch stored in part (keep-going refused some

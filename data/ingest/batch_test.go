@@ -32,7 +32,9 @@ func TestBatch(t *testing.T) {
 	}{
 		{name: "clean", files: []FileResult{batchFile("a", "A"), batchFile("b", "B", "C")}, cases: []string{"A", "B", "C"}},
 		{name: "bad file", files: []FileResult{batchFile("a", "A"), broken}, refused: "1 of 2 files rejected", errs: 1, kind: incident.ErrSyntax},
-		{name: "duplicate across files", files: []FileResult{batchFile("a", "A"), batchFile("b", "A")}, refused: "the batch was rejected", errs: 1, kind: incident.ErrDuplicate},
+		{name: "duplicate across files", files: []FileResult{batchFile("a", "A"), batchFile("b", "A")}, refused: "1 of 2 files rejected", errs: 1, kind: incident.ErrDuplicate},
+		// The file whose id clashes counts as rejected beside the bad one.
+		{name: "bad file and duplicate", files: []FileResult{batchFile("a", "A"), batchFile("b", "A"), broken}, refused: "2 of 3 files rejected", errs: 2, kind: incident.ErrSyntax},
 		{name: "keep going past a bad file", files: []FileResult{batchFile("a", "A"), broken}, keepGoing: true, cases: []string{"A"}, errs: 1, partial: true, kind: incident.ErrSyntax},
 		{name: "keep going past a duplicate", files: []FileResult{batchFile("a", "A", "B"), batchFile("b", "B", "C")}, keepGoing: true,
 			cases: []string{"A", "B", "C"}, errs: 1, partial: true, kind: incident.ErrDuplicate},
