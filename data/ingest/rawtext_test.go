@@ -271,6 +271,17 @@ func TestStartAndEndPhrases(t *testing.T) {
 		{"Resolved: time", begin + "Resolved: 02:20 UTC.", "2024-10-03T01:30:00Z", "2024-10-03T02:20:00Z"},
 		{"a restore on the way", begin + "We restored the previous config at 01:50 UTC and the service recovered at 02:20 UTC.", "2024-10-03T01:30:00Z", "2024-10-03T02:20:00Z"},
 		{"no end stated", begin + "Engineers are still looking into it.", "2024-10-03T01:30:00Z", ""},
+		// Steps on the way are no end.
+		{"paged, not resolved until", begin + "At 01:35 UTC the on-call engineer was paged, but the issue was not resolved until 03:10 UTC.", "2024-10-03T01:30:00Z", ""},
+		{"database restored from backup", begin + "At 02:00 UTC the database was restored from backup. Customers saw errors until 04:00 UTC.", "2024-10-03T01:30:00Z", ""},
+		{"began the failover", begin + "At 01:45 UTC we began the failover; the primary was recovered by 03:00.", "2024-10-03T01:30:00Z", ""},
+		{"traffic restored to another cluster", begin + "Traffic was restored to the old cluster at 01:50 UTC while the fix rolled out.", "2024-10-03T01:30:00Z", ""},
+		{"operations restored a replica", begin + "Operations restored the replica at 01:50 UTC; errors went on.", "2024-10-03T01:30:00Z", ""},
+		{"Resolved: with no time", begin + "\nResolved: yes\nFollow-up meeting: 15:00 UTC\n", "2024-10-03T01:30:00Z", ""},
+		{"Mitigated then Resolved labels", begin + "\nMitigated: 01:50 UTC\nResolved: 02:20 UTC\n", "2024-10-03T01:30:00Z", "2024-10-03T02:20:00Z"},
+		// An earlier event's time read as the start would put the end
+		// before it: neither is kept (the file was refused before).
+		{"an earlier event on a day at a time", "The change was deployed on 2024-10-01 at 14:00 UTC. The outage started on 2024-10-03 at 01:30 UTC and was resolved at 02:20 UTC.", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

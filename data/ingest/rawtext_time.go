@@ -20,14 +20,19 @@ var (
 	endLine      = regexp.MustCompile(`(?im)^[ \t]*Incident End(?:ed)?:[ \t]*(.+?)[ \t]*$`)
 	durationLine = regexp.MustCompile(`(?im)^[ \t]*(?:Total[ \t]+)?Duration:[ \t]*(.+?)[ \t]*$`)
 	detectedRE   = regexp.MustCompile(`(?i)\b(?:alerted|paged|detected|notified|became aware)\b[^.]{0,160}?\bat\s+(?:approximately\s+|about\s+)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
-	resolvedRE   = regexp.MustCompile(`(?i)\b(?:fully mitigated|resolved|recovered|mitigated)\b(?::[ \t]*|[^.]{0,40}?\b(?:as of|at)\s+)([^.]{0,40}?\d{1,2}:\d{2}[^.,;]{0,20})`)
-	// restoredRE is the end where no resolvedRE phrase gives one
-	// ("service was restored at 02:20 UTC"): a restore is as often a step
-	// on the way ("we restored the previous config at 10:05").
-	restoredRE = regexp.MustCompile(`(?i)\b(?:service|services|access|traffic|functionality|operations?)\b[^.]{0,30}?\b(?:restored|back to normal|returned to normal)\b[^.]{0,20}?\b(?:as of|at)\s+([^.]{0,40}?\d{1,2}:\d{2}[^.,;]{0,20})`)
+	resolvedRE   = regexp.MustCompile(`(?i)\b(?:fully mitigated|resolved|recovered|mitigated)\b[^.]{0,40}?\b(?:as of|at)\s+([^.]{0,40}?\d{1,2}:\d{2}[^.,;]{0,20})`)
+	// resolvedLine is an end written as a label opening a line or a
+	// sentence: "Resolved: 02:20 UTC", the clock right after it.
+	resolvedLine = regexp.MustCompile(`(?im)(?:^|[.!?][ \t]+)[ \t]*(?:[-*][ \t]*)?Resolved:[ \t]*(\d{1,2}:\d{2}[^.,;\n]{0,20})`)
+	// restoredRE is the end where no phrase above gives one: a service
+	// that was restored at a time ("Service was restored at 02:20 UTC",
+	// "Services were fully restored for all customers at 02:20"), not a
+	// restore that is a step on the way ("we restored the previous config
+	// at 10:05", "traffic was restored to the old cluster at 01:50").
+	restoredRE = regexp.MustCompile(`(?i)\b(?:service|services|access|functionality)\s+(?:was|were|had been|is)\s+(?:fully\s+)?(?:restored|back to normal|returned to normal)(?:\s+(?:for|across|in)\b[^.]{0,30}?)?\s+(?:as of|at)\s+([^.]{0,40}?\d{1,2}:\d{2}[^.,;]{0,20})`)
 	// atRestoredRE is a sentence that opens with the time of the end:
 	// "At 02:20 UTC service was fully restored."
-	atRestoredRE = regexp.MustCompile(`(?i)(?:^|[.!?]\s+)at\s+(\d{1,2}:\d{2}[^,.;]{0,12}?),?\s+[^.]{0,60}?\b(?:fully\s+)?(?:restored|resolved|recovered)\b`)
+	atRestoredRE = regexp.MustCompile(`(?i)(?:^|[.!?]\s+)at\s+(\d{1,2}:\d{2}[^,.;]{0,12}?),?\s+(?:the\s+)?(?:service|services|access|functionality)\s+(?:was|were|had been)\s+(?:fully\s+)?(?:restored|recovered|back to normal)\b`)
 	onAtRE       = regexp.MustCompile(`(?i)\bon\s+(?:[A-Z][a-z]+day,?\s+)?(\d{4}-\d{2}-\d{2}|[^.]{6,30}?\d{4}),?\s+at\s+(?:approximately\s+|about\s+)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
 	// a sentence that opens with the day and its time: "March 14 2025 at
 	// 09:10 UTC the API failed" (an email's "March 14 at 09:10" with its
@@ -103,8 +108,10 @@ func readTimelineToday(name, text string, def *time.Location, defZone, day strin
 		}
 	}
 	var endLineNo int
+	startFromLine := false
 	if m := startLine.FindStringSubmatchIndex(text); m != nil {
 		tl.start = tl.stamp(text[m[2]:m[3]], "")
+		startFromLine = tl.start != nil
 	}
 	if m := endLine.FindStringSubmatchIndex(text); m != nil {
 		endLineNo = lineOf([]byte(text), int64(m[0]))
@@ -144,18 +151,25 @@ func readTimelineToday(name, text string, def *time.Location, defZone, day strin
 	}
 	tl.detectedAt(text)
 	if tl.resolved == nil {
-		m := resolvedRE.FindStringSubmatch(text)
-		if m == nil {
-			m = restoredRE.FindStringSubmatch(text)
-		}
-		if m == nil {
-			m = atRestoredRE.FindStringSubmatch(text)
+		var m []string
+		for _, re := range []*regexp.Regexp{resolvedRE, resolvedLine, restoredRE, atRestoredRE} {
+			if m = re.FindStringSubmatch(text); m != nil {
+				break
+			}
 		}
 		if m != nil && tl.start != nil {
 			tl.resolved = tl.stamp(m[1], tl.start.In(tl.loc).Format("2006-01-02"))
 		}
 	}
 	tl.timelineEntries(text)
+	if tl.start != nil && tl.resolved != nil && tl.resolved.Before(*tl.start) && (!startFromLine || endLineNo == 0) {
+		// Read from sentences, one of the two is another event's time
+		// ("deployed on 2024-10-01 at 14:00 …; resolved at 02:20"): neither
+		// is kept, and the note says so.
+		tl.warnings = append(tl.warnings, fmt.Sprintf("the end read from the text (%s) is before the start read from it (%s): neither is kept; state them as 'Incident Start:' and 'Incident End:' lines",
+			tl.resolved.Format("2006-01-02 15:04 MST"), tl.start.Format("2006-01-02 15:04 MST")))
+		tl.start, tl.resolved = nil, nil
+	}
 	if tl.start != nil && tl.resolved != nil && tl.resolved.Before(*tl.start) {
 		return nil, &incident.Error{Kind: incident.ErrRange, File: name, Line: endLineNo, Field: "resolved",
 			Msg:  fmt.Sprintf("incident end %s is before its start %s", tl.resolved.Format("2006-01-02 15:04 MST"), tl.start.Format("2006-01-02 15:04 MST")),
