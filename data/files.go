@@ -41,13 +41,31 @@ func WriteFileAtomic(path string, b []byte) error {
 // folderError says why a file cannot be created in dir, in the words of
 // the folder rather than of the temporary file the write goes through.
 func folderError(path, dir string, err error) error {
-	switch st, serr := os.Stat(dir); {
-	case errors.Is(serr, fs.ErrNotExist):
-		return fmt.Errorf("cannot write %s: the folder %s does not exist; create it first or write elsewhere", path, dir)
-	case serr == nil && !st.IsDir():
-		return fmt.Errorf("cannot write %s: %s is a file, not a folder", path, dir)
-	case errors.Is(err, fs.ErrPermission):
-		return fmt.Errorf("cannot write %s: no permission to create files in %s", path, dir)
+	// The first folder of dir, from its root, that is missing or a file.
+	for d := dir; ; d = filepath.Dir(d) {
+		st, serr := os.Stat(d)
+		switch {
+		case serr == nil && !st.IsDir():
+			return &writeError{fmt.Sprintf("cannot write %s: %s is a file, not a folder", path, d), err}
+		case serr == nil && d != dir:
+			return &writeError{fmt.Sprintf("cannot write %s: the folder %s does not exist; create it first or write elsewhere", path, dir), err}
+		}
+		if serr == nil || d == filepath.Dir(d) {
+			break
+		}
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		return &writeError{fmt.Sprintf("cannot write %s: no permission to create files in %s", path, dir), err}
 	}
 	return fmt.Errorf("writing %s: %w", path, err)
 }
+
+// writeError says in the user's words why a file cannot be written; the
+// system's error (naming the temporary file) stays behind it.
+type writeError struct {
+	msg string
+	err error
+}
+
+func (e *writeError) Error() string { return e.msg }
+func (e *writeError) Unwrap() error { return e.err }

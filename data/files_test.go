@@ -1,6 +1,8 @@
 package data_test
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,8 +34,13 @@ func TestWriteFileAtomic(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "the folder "+filepath.Join(dir, "missing")+" does not exist") || strings.Contains(err.Error(), ".tmp") {
 		t.Errorf("writing into a missing directory: %v", err)
 	}
-	err = data.WriteFileAtomic(filepath.Join(path, "x"), []byte("x"))
-	if err == nil || !strings.Contains(err.Error(), "is a file, not a folder") {
-		t.Errorf("writing under a file: %v", err)
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the system's error is not behind it: %v", err)
+	}
+	for _, under := range []string{filepath.Join(path, "x"), filepath.Join(path, "sub", "x")} {
+		err = data.WriteFileAtomic(under, []byte("x"))
+		if err == nil || !strings.Contains(err.Error(), path+" is a file, not a folder") {
+			t.Errorf("writing %s: %v", under, err)
+		}
 	}
 }

@@ -25,13 +25,16 @@ type Batch struct {
 	// SourceFile set; FileOf names the file of each.
 	Cases  []*incident.Incident
 	FileOf map[string]string
+	// FileNamed holds the ids of Cases derived from their files' names
+	// (Result.FileNamed), for the batch policy (Policy.FileNamed).
+	FileNamed map[string]bool
 
 	keepGoing bool
 }
 
 // NewBatch plans the import of results.
 func NewBatch(results []FileResult, keepGoing bool) *Batch {
-	b := &Batch{Files: len(results), FileOf: map[string]string{}, keepGoing: keepGoing}
+	b := &Batch{Files: len(results), FileOf: map[string]string{}, FileNamed: map[string]bool{}, keepGoing: keepGoing}
 	for _, r := range results {
 		if r.Err != nil {
 			b.Bad = append(b.Bad, r)
@@ -48,7 +51,10 @@ func NewBatch(results []FileResult, keepGoing bool) *Batch {
 		if r.Result == nil {
 			continue
 		}
-		for _, in := range r.Result.Incidents {
+		for i, in := range r.Result.Incidents {
+			if i < len(r.Result.FileNamed) && r.Result.FileNamed[i] {
+				b.FileNamed[in.ID] = true
+			}
 			if in.SourceFile == "" {
 				in.SourceFile = r.Path
 			}

@@ -27,7 +27,11 @@ func Dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 	if err != nil {
 		return nil, nil, err
 	}
-	return dedupe(ctx, cases, st, ids, p)
+	keep, dups, refused := dedupe(ctx, cases, st, ids, p)
+	if len(refused) > 0 && !p.KeepGoing {
+		return nil, nil, errors.Join(refused...)
+	}
+	return keep, dups, nil
 }
 
 // identities reads the stored cases' identities (none without a store).
@@ -38,7 +42,7 @@ func identities(ctx context.Context, st IdentityReader) ([]*incident.Incident, e
 	return st.Identities(ctx)
 }
 
-func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, ids []*incident.Incident, p Policy) ([]*incident.Incident, []Duplicate, error) {
+func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, ids []*incident.Incident, p Policy) ([]*incident.Incident, []Duplicate, []error) {
 	f := newDupFinder()
 	if st != nil {
 		f.loader = func(ids []string) (map[string]*incident.Incident, error) { return st.Cases(ctx, ids) }
@@ -49,7 +53,7 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 	}
 	files := newSourceFiles(cases, ids)
 	var dups []Duplicate
-	var errs []error
+	var refused []error
 	keep := make([]*incident.Incident, 0, len(cases))
 	inBatch := map[string]int{} // id -> position in keep
 	// Updates of stored cases first: a duplicate met before its case's
@@ -64,35 +68,37 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 	}
 	for _, c := range append(updates, others...) {
 		if e := f.byID[c.ID]; e != nil && e.known {
-			if e.c.ID != c.ID && !p.KeepSeparate {
+			var d Duplicate
+			switch {
+			case !p.Replace && p.FileNamed[c.ID] && f.nameClash(e, c):
+				refused = append(refused, clashError(c, e.c))
+				continue
+			case e.c.ID != c.ID && !p.KeepSeparate && files.ownFile(e, c) && !has(inBatch, e.c.ID):
+				// Its own file again (its id an alias since an earlier
+				// revision or merge): the file's content is the case's.
+				keep, d = f.revise(keep, inBatch, e, c)
+			case e.c.ID != c.ID && !p.KeepSeparate:
 				// A duplicate merged before, imported again.
-				dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: "merged into it before (an alias)", Merged: true, Again: true})
+				d = Duplicate{ID: c.ID, Of: e.c.ID, Evidence: "merged into it before (an alias)", Merged: true, Again: true}
 				keep = f.mergeInto(ctx, keep, inBatch, e, c)
+			default:
+				inBatch[c.ID] = len(keep)
+				keep = append(keep, c)
 				continue
 			}
-			if !p.Replace && f.clobbers(e, c) {
-				errs = append(errs, inputError(incident.ErrDuplicate, c.SourceFile, 0,
-					"case id %s comes from the file name and is already the case imported from %s, another postmortem: importing this file would overwrite it", c.ID, e.c.SourceFile).
-					WithField("id").WithHint("give this file an id: line in its front matter, or import it with --id-prefix; if it is the same postmortem, moved and rewritten, import it with --replace"))
-				continue
-			}
-			inBatch[c.ID] = len(keep)
-			keep = append(keep, c)
+			dups = append(dups, d)
 			continue
 		}
 		e, ev, score, weak := f.match(c)
 		if e != nil && separateByHand(c, e.c) {
 			e = nil
 		}
-		if e != nil && !p.KeepSeparate && files.revises(e, c) && !has(inBatch, e.c.ID) {
+		if e != nil && !p.KeepSeparate && files.ownFile(e, c) && !has(inBatch, e.c.ID) {
 			// The file it was imported from, changed since: an update of
 			// that case, not another report of it.
-			rev := revision(c, e.c.ID)
-			dups = append(dups, Duplicate{ID: c.ID, Of: rev.ID, Evidence: "the same file, changed since it was imported", Revised: true})
-			inBatch[rev.ID] = len(keep)
-			keep = append(keep, rev)
-			e.c, e.stored, e.terms = rev, false, nil
-			f.add(e)
+			var d Duplicate
+			keep, d = f.revise(keep, inBatch, e, c)
+			dups = append(dups, d)
 			continue
 		}
 		if e == nil || p.KeepSeparate || weak {
@@ -125,26 +131,46 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 		dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: ev, Score: score, Merged: true})
 		keep = f.mergeInto(ctx, keep, inBatch, e, c)
 	}
-	if len(errs) > 0 {
-		return nil, nil, errors.Join(errs...)
-	}
-	return keep, dups, nil
+	return keep, dups, refused
 }
 
-// clobbers reports whether c, an update of the stored case of e, is in
-// truth another postmortem that got the same id: a Markdown file whose id
-// is its file's name (the one format that names its cases after their
-// files), read from another file than the stored case's, whose text does
-// not share the words that make two reports one incident. The same file
-// imported from another folder, or moved, shares its words and stays an
-// update; case JSON states its ids, and a new version of a case may say
-// anything.
-func (f *dupFinder) clobbers(e *dupEntry, c *incident.Incident) bool {
-	if !e.stored || c.Format != "markdown" || e.c.Format != c.Format || e.c.SourceFile == "" || c.SourceFile == "" ||
-		e.c.SourceFile == c.SourceFile || c.ID != idFromName(c.SourceFile) {
+// revise stores c, read from its stored case's own file changed since, as
+// an update of that case (revision).
+func (f *dupFinder) revise(keep []*incident.Incident, inBatch map[string]int, e *dupEntry, c *incident.Incident) ([]*incident.Incident, Duplicate) {
+	rev := revision(c, e.c.ID)
+	inBatch[rev.ID] = len(keep)
+	e.c, e.stored, e.terms = rev, false, nil
+	f.add(e)
+	return append(keep, rev), Duplicate{ID: c.ID, Of: rev.ID, Evidence: "the same file, changed since it was imported", Revised: true}
+}
+
+// nameClash reports whether c, whose id is known (a stored case's id or
+// alias) and was derived from its file's name (Policy.FileNamed), is in
+// truth another postmortem that got that id: read from another file than
+// the known case's, with a text that does not share the words that make
+// two reports one incident. The same file imported from another folder, or
+// moved, shares its words and stays an update; texts too short to compare
+// are taken to agree; an id the file states is the user's.
+func (f *dupFinder) nameClash(e *dupEntry, c *incident.Incident) bool {
+	if e.c.SourceFile == "" || c.SourceFile == "" || e.c.SourceFile == c.SourceFile {
 		return false
 	}
-	return overlap(f.termsOf(e), textTerms(f.an, c)) < DupTextOverlap
+	a, b := f.termsOf(e), textTerms(f.an, c)
+	if len(a) < dupMinTerms || len(b) < dupMinTerms {
+		return false
+	}
+	return overlap(a, b) < DupTextOverlap
+}
+
+// clashError refuses c, whose file-name id is the case of another file.
+func clashError(c, known *incident.Incident) error {
+	what := "the case"
+	if known.ID != c.ID {
+		what = "an alias of case " + known.ID + ","
+	}
+	return inputError(incident.ErrDuplicate, c.SourceFile, 0,
+		"case id %s comes from the file name and is already %s imported from %s, another postmortem: importing this file would overwrite it", c.ID, what, known.SourceFile).
+		WithField("id").WithHint("give this file an id: line in its front matter, or import it with --id-prefix; if it is the same postmortem, moved and rewritten, import it with --replace")
 }
 
 // mergeInto merges d into the case of entry e: the batch's version when
@@ -216,13 +242,13 @@ func newSourceFiles(cases, stored []*incident.Incident) sourceFiles {
 	return f
 }
 
-// revises reports whether c, which repeats the case of e, is that case's
-// own file changed since it was imported: e is stored, and both were read
-// from one file of the same format that holds only this case. A case
-// whose id is derived from its content (a note, a page) gets a new id when
-// its text is edited; without this rule the edit would merge into the
+// ownFile reports whether c, which repeats the case of e, is read from
+// that case's own file, changed since it was imported: e is stored, and
+// both come from one file of the same format that holds only this case. A
+// case whose id is derived from its content (a note, a page) gets a new id
+// when its text is edited; without this rule the edit would merge into the
 // stored case as a duplicate, which keeps the old fields.
-func (f sourceFiles) revises(e *dupEntry, c *incident.Incident) bool {
+func (f sourceFiles) ownFile(e *dupEntry, c *incident.Incident) bool {
 	return e.stored && c.SourceFile != "" && e.c.SourceFile == c.SourceFile && e.c.Format == c.Format &&
 		e.c.ID != c.ID && f.batch[c.SourceFile] == 1 && f.stored[c.SourceFile] == 1
 }

@@ -157,6 +157,16 @@ func TestDedupeRevisedFile(t *testing.T) {
 	if len(dups) != 1 || !dups[0].Revised || dups[0].Merged || dups[0].Of != old.ID {
 		t.Errorf("reported as %+v", dups)
 	}
+	// A later edit of that file: its id is now an alias of the case, and
+	// the file's content is still the case's (not a duplicate merged in).
+	revised := keep[0]
+	revised.Format, revised.SourceFile = "rawtext", "pm/pay.md"
+	again := edited("raw-2024-03-12-bbbbbb", "pm/pay.md", "rawtext")
+	again.Narrative = strings.Replace(again.Narrative, "10:32", "10:42", 1)
+	keep, dups, err = Dedupe(ctx, []*incident.Incident{again}, storedIDs{old.ID: revised}, Policy{})
+	if err != nil || len(keep) != 1 || keep[0].ID != old.ID || !strings.Contains(keep[0].Narrative, "10:42") || len(dups) != 1 || !dups[0].Revised {
+		t.Errorf("the file edited again, its id an alias: %v %+v %+v", err, keep, dups)
+	}
 	for name, tc := range map[string]struct {
 		batch []*incident.Incident
 		p     Policy
@@ -189,29 +199,44 @@ func TestDedupeFileNameClash(t *testing.T) {
 	stored := storedIDs{"outage": a}
 	other := dupCase("outage", "Acme", "2024-06-11", "", "A bad zone file pushed to the internal resolvers made every service lookup fail with SERVFAIL until the previous zone was restored.")
 	other.SourceFile = "b/outage.md"
-	_, _, err := Dedupe(ctx, []*incident.Incident{other}, stored, Policy{})
+	named := map[string]bool{"outage": true} // the id is the file's name (Batch.FileNamed)
+	_, _, err := Dedupe(ctx, []*incident.Incident{other}, stored, Policy{FileNamed: named})
 	if incident.KindOf(err) != incident.ErrDuplicate || !strings.Contains(err.Error(), "b/outage.md") || !strings.Contains(err.Error(), "a/outage.md") ||
 		!strings.Contains(err.Error(), "--id-prefix") {
 		t.Fatalf("another postmortem under the same file name: %v", err)
 	}
-	if keep, _, err := Dedupe(ctx, []*incident.Incident{other}, stored, Policy{Replace: true}); err != nil || len(keep) != 1 {
+	if keep, _, err := Dedupe(ctx, []*incident.Incident{other}, stored, Policy{Replace: true, FileNamed: named}); err != nil || len(keep) != 1 {
 		t.Errorf("--replace: %v", err)
 	}
 	moved := dupCase("outage", "Acme", "2024-05-02", "", dupText)
 	moved.SourceFile = "moved/outage.md"
-	if keep, _, err := Dedupe(ctx, []*incident.Incident{moved}, stored, Policy{}); err != nil || len(keep) != 1 {
+	if keep, _, err := Dedupe(ctx, []*incident.Incident{moved}, stored, Policy{FileNamed: named}); err != nil || len(keep) != 1 {
 		t.Errorf("the same postmortem from another folder: %v", err)
 	}
-	// Case JSON states its ids: a new version from another file is an update.
-	j, jNew := *a, *other
-	j.Format, jNew.Format, j.SourceFile, jNew.SourceFile = "json", "json", "a/outage.json", "b/outage.json"
-	if keep, _, err := Dedupe(ctx, []*incident.Incident{&jNew}, storedIDs{"outage": &j}, Policy{}); err != nil || len(keep) != 1 {
-		t.Errorf("case JSON: %v", err)
+	// An id the file states (a front-matter uuid, case JSON) is the user's:
+	// a new version from another file is an update.
+	if keep, _, err := Dedupe(ctx, []*incident.Incident{other}, stored, Policy{}); err != nil || len(keep) != 1 {
+		t.Errorf("a stated id: %v", err)
 	}
-	stated := dupCase("pm-17", "Acme", "2024-06-11", "", other.Narrative)
-	stated.SourceFile = "b/outage.md"
-	if _, _, err := Dedupe(ctx, []*incident.Incident{stated}, storedIDs{"pm-17": func() *incident.Incident { c := *a; c.ID = "pm-17"; return &c }()}, Policy{}); err != nil {
-		t.Errorf("an id the file states is the user's: %v", err)
+	// --keep-going: the clash is refused, the rest of the batch stored.
+	fine := dupCase("fine", "Acme", "2024-07-01", "", "A certificate expired on the edge proxies and every TLS handshake failed until it was renewed by hand.")
+	prep, err := Prepare(ctx, []*incident.Incident{other, fine}, stored, Policy{KeepGoing: true, FileNamed: named})
+	if err != nil || len(prep.Refused) != 1 || len(prep.Cases) != 1 || prep.Cases[0].ID != "fine" {
+		t.Errorf("--keep-going: %v, refused %v, stored %d", err, prep.Refused, len(prep.Cases))
+	}
+	// Texts too short to compare are taken to agree.
+	stub := dupCase("outage", "Acme", "2024-05-02", "", "Queue down.")
+	stub.SourceFile = "./a/outage.md"
+	if _, _, err := Dedupe(ctx, []*incident.Incident{stub}, storedIDs{"outage": func() *incident.Incident { c := *a; c.Narrative = "Queue down."; return &c }()}, Policy{FileNamed: named}); err != nil {
+		t.Errorf("a short stub under another spelling of its path: %v", err)
+	}
+	// An id that is another case's alias is refused too, not merged into
+	// that case as a duplicate imported again.
+	listed := dupCase("dl-1", "Acme", "2024-05-02", "", dupText)
+	listed.Aliases, listed.SourceFile, listed.Format = []string{"outage"}, "README.md", "list"
+	_, _, err = Dedupe(ctx, []*incident.Incident{other}, storedIDs{"dl-1": listed}, Policy{FileNamed: named})
+	if incident.KindOf(err) != incident.ErrDuplicate || !strings.Contains(err.Error(), "an alias of case dl-1") {
+		t.Errorf("a file-name id that is another case's alias: %v", err)
 	}
 }
 
@@ -222,6 +247,7 @@ func TestIDFromName(t *testing.T) {
 		{"content/posts/2024-05-cache/index.md", "2024-05-cache"},
 		{`posts\2024-06-dns\_index.md`, "2024-06-dns"},
 		{"2024-07-queue/README.md", "2024-07-queue"},
+		{"content/posts/2024-05-cache/index.en.md", "2024-05-cache-en"},
 		{"index.md", "index"},
 		{"./index.md", "index"},
 	} {
@@ -252,5 +278,23 @@ func TestLinkReferences(t *testing.T) {
 	}
 	if len(links) != 1 || links[0].ID != "IL-0150" || links[0].To != "A-1" || len(cases) != 2 || strings.Join(cases[1].Aliases, ",") != "IL-0150" {
 		t.Fatalf("links %+v, cases %d", links, len(cases))
+	}
+}
+
+// TestFileNamedIDs: a Markdown file without an id in its front matter is
+// named after its file, and the batch says so (Batch.FileNamed); one that
+// states its id is not.
+func TestFileNamedIDs(t *testing.T) {
+	var results []FileResult
+	for name, head := range map[string]string{"posts/outage.md": "title: Queue stalled\ncompany: Acme\n", "posts/pm-17.md": "uuid: pm-17\ntitle: Queue stalled\ncompany: Acme\n"} {
+		res, err := ParseChecked(Input{Name: name, Data: mdDoc(head)}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, FileResult{Path: name, Result: res})
+	}
+	b := NewBatch(results, false)
+	if !b.FileNamed["outage"] || b.FileNamed["pm-17"] || len(b.FileNamed) != 1 {
+		t.Errorf("ids named after their files: %v", b.FileNamed)
 	}
 }

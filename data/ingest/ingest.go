@@ -29,6 +29,9 @@ type Result struct {
 	// batch's mapping the file holds, normalised (normHeader); Load warns
 	// of a mapped key no file of the batch holds.
 	MapKeys []string
+	// FileNamed says, per case of Incidents (same order; nil: none), that
+	// its id was derived from the file's name, not stated in the file.
+	FileNamed []bool
 }
 
 // Parser is one input format. Detect returns a confidence from 0 (not this

@@ -107,7 +107,8 @@ func parseMarkdown(in Input) (*Result, error) {
 		Format: "markdown", SourceFile: in.Name,
 	}
 	c.ID = strings.TrimSpace(fm.UUID)
-	if c.ID == "" {
+	named := c.ID == ""
+	if named {
 		c.ID = idFromName(in.Name)
 	}
 	var notes []string
@@ -179,7 +180,7 @@ func parseMarkdown(in Input) (*Result, error) {
 	if n := unreadKeysNote(fmText, fields.read); n != "" {
 		resNotes = append(resNotes, c.ID+": "+n)
 	}
-	return &Result{Incidents: []*incident.Incident{c}, Notes: resNotes, Lines: []int{1}, MapKeys: fields.found}, nil
+	return &Result{Incidents: []*incident.Incident{c}, Notes: resNotes, Lines: []int{1}, MapKeys: fields.found, FileNamed: []bool{named}}, nil
 }
 
 // bodyTimeline gives a case whose front matter states no start time what

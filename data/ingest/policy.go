@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -30,6 +31,14 @@ type Policy struct {
 	// KeepSeparate stores duplicates as cases of their own instead of
 	// merging them into the case they repeat.
 	KeepSeparate bool
+	// KeepGoing stores the rest of a batch when cases are refused (a
+	// file-name id that is another file's case): Prepared.Refused lists
+	// them; without it, Prepare fails and nothing is stored.
+	KeepGoing bool
+	// FileNamed holds the ids of the batch that were derived from their
+	// files' names (Batch.FileNamed): only those can clash with another
+	// file's case by name.
+	FileNamed map[string]bool
 }
 
 // Reconcile applies the never-downgrade rule to the cases of a batch that
@@ -122,6 +131,9 @@ type Prepared struct {
 	RefLinks []RefLink
 	// Kept says, by case id, what an update kept (Reconcile).
 	Kept map[string]string
+	// Refused are the cases not stored, each an error naming its file
+	// (only with Policy.KeepGoing: without it Prepare fails).
+	Refused []error
 }
 
 // Prepare applies the whole batch policy, in order: duplicates merged
@@ -134,9 +146,9 @@ func Prepare(ctx context.Context, cases []*incident.Incident, st IdentityReader,
 		return nil, err
 	}
 	out := &Prepared{}
-	out.Cases, out.Dups, err = dedupe(ctx, cases, st, ids, p)
-	if err != nil {
-		return nil, err
+	out.Cases, out.Dups, out.Refused = dedupe(ctx, cases, st, ids, p)
+	if len(out.Refused) > 0 && !p.KeepGoing {
+		return nil, errors.Join(out.Refused...)
 	}
 	out.Cases, out.RefLinks = linkReferences(ctx, out.Cases, st, ids)
 	// Only the updates whose content differs from the stored case need the

@@ -126,12 +126,18 @@ func idFromName(name string) string {
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
 		base = base[:i]
 	}
-	if bundleFile[strings.ToLower(base)] {
+	// index.md, or a translation of it (index.en.md: the bundle's page in
+	// English, id folder-en).
+	first, lang, _ := strings.Cut(base, ".")
+	if bundleFile[strings.ToLower(first)] {
 		if i := strings.LastIndexAny(dir, `/\`); i >= 0 {
 			dir = dir[i+1:]
 		}
 		if dir != "" && dir != "." && dir != ".." {
 			base = dir
+			if lang != "" {
+				base += "-" + lang
+			}
 		}
 	}
 	id := strings.Trim(idUnsafe.ReplaceAllString(base, "-"), "-._:")

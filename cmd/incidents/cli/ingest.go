@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -154,9 +155,17 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 	}
 	defer s.Close()
 	read := len(b.Cases)
+	policy.KeepGoing, policy.FileNamed = keepGoing, b.FileNamed
 	prep, err := ingest.Prepare(ctx, b.Cases, s, policy)
 	if err != nil {
 		return err
+	}
+	for _, e := range prep.Refused {
+		// With --keep-going the cases the policy refuses are rejected files.
+		var ie *incident.Error
+		if errors.As(e, &ie) {
+			b.Bad = append(b.Bad, ingest.FileResult{Path: ie.File, Err: e})
+		}
 	}
 	cases, dups, refLinks, notes := prep.Cases, prep.Dups, prep.RefLinks, prep.Kept
 	rep, err := s.Upsert(ctx, cases, store.RunInfo{Source: source, Files: b.Files, Rejected: len(b.Bad), Started: started, Analysis: links.StoredAnalysis()})
@@ -262,6 +271,9 @@ func tallyIngest(b *ingest.Batch, rep *store.IngestReport, dups []ingest.Duplica
 	for _, d := range dups {
 		if d.Revised {
 			revised[d.ID] = d.Of
+			if status[d.Of] == store.StatusUnchanged {
+				t.again[d.ID] = true // its own file again, unchanged: nothing to say
+			}
 		}
 		if !d.Merged {
 			continue
