@@ -232,7 +232,7 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{"success", db, []string{"check"}, 0, ""},
 		{"success", db, []string{"show", "il-0395"}, 0, ""},
-		{"other failure: the report cannot be written there", db, []string{"report", "--out", filepath.Join(dir, "no", "such", "dir", "r.html")}, 1, "no such file or directory"},
+		{"other failure: the report cannot be written there", db, []string{"report", "--out", filepath.Join(dir, "no", "such", "dir", "r.html")}, 1, "dir does not exist; create it first"},
 		{"usage: unknown command", db, []string{"nosuchcommand"}, 2, "unknown command"},
 		{"usage: unknown flag", db, []string{"list", "--colour"}, 2, "unknown flag"},
 		{"usage: a flag value of the wrong form", db, []string{"related", "IL-0395", "-k", "x"}, 2, "not a whole number"},
