@@ -44,14 +44,18 @@ func identities(ctx context.Context, st IdentityReader) ([]*incident.Incident, e
 
 func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, ids []*incident.Incident, p Policy) ([]*incident.Incident, []Duplicate, []error) {
 	f := newDupFinder()
+	files := newSourceFiles(cases, ids)
 	if st != nil {
 		f.loader = func(ids []string) (map[string]*incident.Incident, error) { return st.Cases(ctx, ids) }
 		for _, c := range ids {
 			cp := *c // the finder fills in texts it reads
-			f.add(&dupEntry{c: &cp, stored: true, known: true})
+			e := &dupEntry{c: &cp, stored: true, known: true}
+			f.add(e)
+			if files.stored[c.SourceFile] == 1 {
+				files.entry[c.SourceFile] = e
+			}
 		}
 	}
-	files := newSourceFiles(cases, ids)
 	var dups []Duplicate
 	var refused []error
 	keep := make([]*incident.Incident, 0, len(cases))
@@ -92,6 +96,11 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 		e, ev, score, weak := f.match(c)
 		if e != nil && separateByHand(c, e.c) {
 			e = nil
+		}
+		if o := files.entry[c.SourceFile]; e == nil && o != nil && files.ownFile(o, c) && f.sameText(o, c) {
+			// Its own file with the same text, read as another case (its
+			// organisation given now, or another one): still that case.
+			e = o
 		}
 		if e != nil && !p.KeepSeparate && files.ownFile(e, c) && !has(inBatch, e.c.ID) {
 			// The file it was imported from, changed since: an update of
@@ -142,6 +151,12 @@ func (f *dupFinder) revise(keep []*incident.Incident, inBatch map[string]int, e 
 	e.c, e.stored, e.terms = rev, false, nil
 	f.add(e)
 	return append(keep, rev), Duplicate{ID: c.ID, Of: rev.ID, Evidence: "the same file, changed since it was imported", Revised: true}
+}
+
+// sameText reports whether c's text shares the words that make two reports
+// one incident with the text of e's case.
+func (f *dupFinder) sameText(e *dupEntry, c *incident.Incident) bool {
+	return overlap(f.termsOf(e), textTerms(f.an, c)) >= DupTextOverlap
 }
 
 // nameClash reports whether c, whose id is known (a stored case's id or
@@ -229,10 +244,14 @@ func containsStr(list []string, s string) bool {
 // sourceFiles counts the cases of each file, in the batch and stored, to
 // tell a file that holds one case (a postmortem, a note, a page) from one
 // that holds many (a CSV export, a list).
-type sourceFiles struct{ batch, stored map[string]int }
+type sourceFiles struct {
+	batch, stored map[string]int
+	// entry is the stored case of each file that holds one.
+	entry map[string]*dupEntry
+}
 
 func newSourceFiles(cases, stored []*incident.Incident) sourceFiles {
-	f := sourceFiles{batch: map[string]int{}, stored: map[string]int{}}
+	f := sourceFiles{batch: map[string]int{}, stored: map[string]int{}, entry: map[string]*dupEntry{}}
 	for _, c := range cases {
 		f.batch[c.SourceFile]++
 	}

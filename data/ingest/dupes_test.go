@@ -167,6 +167,14 @@ func TestDedupeRevisedFile(t *testing.T) {
 	if err != nil || len(keep) != 1 || keep[0].ID != old.ID || !strings.Contains(keep[0].Narrative, "10:42") || len(dups) != 1 || !dups[0].Revised {
 		t.Errorf("the file edited again, its id an alias: %v %+v %+v", err, keep, dups)
 	}
+	// The same file imported again with --org: the same text under
+	// another organisation (another day key, another id) is that case too.
+	withOrg := edited("acme-2024-03-12-aaaaaa", "pm/pay.md", "rawtext")
+	withOrg.Org, withOrg.Narrative = "Wayne", old.Narrative
+	keep, dups, err = Dedupe(ctx, []*incident.Incident{withOrg}, stored, Policy{})
+	if err != nil || len(keep) != 1 || keep[0].ID != old.ID || keep[0].Org != "Wayne" || len(dups) != 1 || !dups[0].Revised {
+		t.Errorf("the file imported again with --org: %v %+v %+v", err, keep, dups)
+	}
 	for name, tc := range map[string]struct {
 		batch []*incident.Incident
 		p     Policy

@@ -334,7 +334,7 @@ func printDups(app *App, dups []ingest.Duplicate, again map[string]bool, perFile
 		shown++
 		switch {
 		case d.Revised:
-			fmt.Fprintf(app.Stderr, "%s: its file was imported before as %s and has changed since; that case takes the file's content (%s becomes an alias; --keep-separate to store it on its own)\n", d.ID, d.Of, d.ID)
+			fmt.Fprintf(app.Stderr, "%s: its file was imported before as %s, which now takes what the file gives (%s becomes an alias; --keep-separate to store it on its own)\n", d.ID, d.Of, d.ID)
 		case d.Possible:
 			fmt.Fprintf(app.Stderr, "%s: possibly a duplicate of %s (%s); stored on its own ('incidents dupes' lists it)\n", d.ID, d.Of, d.Evidence)
 		case d.Merged:

@@ -253,7 +253,7 @@ func TestIngestEditedNote(t *testing.T) {
 	os.WriteFile(file, []byte(strings.Replace(note, "10:02", "10:32", 1)), 0o644)
 	_, errOut := mustRun(t, "--db", db, "ingest", file)
 	if !strings.Contains(errOut, file+": 1 updated") || !strings.Contains(errOut, "0 new, 1 updated, 0 unchanged") ||
-		!strings.Contains(errOut, "imported before as "+first[0].ID) {
+		!strings.Contains(errOut, "imported before as "+first[0].ID+", which now takes what the file gives") {
 		t.Fatalf("the edit is not reported as an update of %s:\n%s", first[0].ID, errOut)
 	}
 	now := listCases(t, db)
