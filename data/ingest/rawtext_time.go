@@ -33,7 +33,11 @@ var (
 	// atRestoredRE is a sentence that opens with the time of the end:
 	// "At 02:20 UTC service was fully restored."
 	atRestoredRE = regexp.MustCompile(`(?i)(?:^|[.!?]\s+)at\s+(\d{1,2}:\d{2}[^,.;]{0,12}?),?\s+(?:the\s+)?(?:service|services|access|functionality)\s+(?:was|were|had been)\s+(?:fully\s+)?(?:restored|recovered|back to normal)\b`)
-	onAtRE       = regexp.MustCompile(`(?i)\bon\s+(?:[A-Z][a-z]+day,?\s+)?(\d{4}-\d{2}-\d{2}|[^.]{6,30}?\d{4}),?\s+at\s+(?:approximately\s+|about\s+)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
+	// dashSpan is a window written with a dash and its zone, as chat
+	// notes write it ("09:40–10:05 UTC"), where no "from … to" window is
+	// written: its groups are spanPattern's.
+	dashSpan = regexp.MustCompile(`\b(\d{1,2}:\d{2})\s*([AaPp]\.?[Mm]\.?)?\s*[–-]\s*(\d{1,2}:\d{2})\s*([AaPp]\.?[Mm]\.?)?\s*\(?` + zoneRE + `\)?(?:\W|$)`)
+	onAtRE   = regexp.MustCompile(`(?i)\bon\s+(?:[A-Z][a-z]+day,?\s+)?(\d{4}-\d{2}-\d{2}|[^.]{6,30}?\d{4}),?\s+at\s+(?:approximately\s+|about\s+)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
 	// a sentence that opens with the day and its time: "March 14 2025 at
 	// 09:10 UTC the API failed" (an email's "March 14 at 09:10" with its
 	// lent year)
@@ -233,6 +237,9 @@ func (tl *timeline) at(dateText, clock, ampm, zone string) *time.Time {
 // the last date written before it.
 func (tl *timeline) fromSpan(text string) {
 	loc := spanPattern.FindStringSubmatchIndex(text)
+	if loc == nil {
+		loc = dashSpan.FindStringSubmatchIndex(text)
+	}
 	if loc == nil {
 		return
 	}

@@ -21,7 +21,7 @@ var (
 	timelineEntry = regexp.MustCompile(`^[ \t]*(?:[-*•][ \t]+|\|[ \t]*)?(?:\*\*)?(?:(\d{4}-\d{2}-\d{2})[T ])?(\d{1,2}:\d{2})(?::\d{2}(?:\.\d+)?)?[ \t]*([AaPp]\.?[Mm]\.?)?[ \t]*(Z\b|[+-]\d{2}:?\d{2}\b|` + zoneRE + `\b)?(?:\*\*)?[ \t]*(?:[-–—:|][ \t]*)?(.*\pL.*)$`)
 	timelineZone  = regexp.MustCompile(`(?im)^[#* \t]*timeline\b[^\n]*?\b` + zoneRE + `\b`)
 	entryDetect   = regexp.MustCompile(`(?i)\b(alert(s|ed)?|alarms?|paged?|paging|detected|noticed|reported|reports|declared|on-?call|ticket)\b`)
-	entryResolved = regexp.MustCompile(`(?i)\b(resolved|recover(s|ed|y)?|back to (normal|baseline)|back under|closed|restored|mitigated|normal|succeed(s|ed)?)\b`)
+	entryResolved = regexp.MustCompile(`(?i)\b(resolved|recover(s|ed|y)?|back to (normal|baseline)|back under|closed|restored|mitigated|normal|succeed(s|ed)?|(outage|incident|impact|disruption)\s+(ends|ended|is over|was over))\b`)
 	entryImpact   = regexp.MustCompile(`(?i)\b(errors?|fail(s|ed|ing|ures?)?|degraded|degradation|timing out|time ?outs?|timed out|lag(s|ging)?|latency|spike|down|outage|unavailable|5\d\d|stalled|stuck|dropp(ed|ing))\b`)
 )
 

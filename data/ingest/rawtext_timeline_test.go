@@ -35,6 +35,10 @@ func TestTimelineEntries(t *testing.T) {
 		{"alert before any impact entry", "Checkout latency spike on 2024-09-30.\n\nTimeline (times in ET):\n9:02 AM - migration deployed\n" +
 			"9:15 AM - p99 checkout latency alert fires\n9:40 AM - DB CPU at 100%, replicas lagging\n10:05 AM - widget disabled, latency recovers\n",
 			time.Time{}, time.Date(2024, 9, 30, 9, 15, 0, 0, ny), time.Date(2024, 9, 30, 10, 5, 0, 0, ny)},
+		{"the SRE book's outage markers", "Kafka consumers stalled.\n\n## Timeline\n\n2024-10-03 (all times UTC)\n\n" +
+			"- 2024-10-03 01:28 UTC Config change pushed to the consumers\n- 2024-10-03 01:30 UTC **OUTAGE BEGINS** — consumer group enters a rebalance loop\n" +
+			"- 2024-10-03 01:52 UTC Consumer lag alert pages on-call\n- 2024-10-03 03:25 UTC Config reverted; **OUTAGE MITIGATED**\n- 2024-10-03 03:40 UTC Backlog drained; **OUTAGE ENDS**\n",
+			time.Date(2024, 10, 3, 1, 30, 0, 0, time.UTC), time.Date(2024, 10, 3, 1, 52, 0, 0, time.UTC), time.Date(2024, 10, 3, 3, 40, 0, 0, time.UTC)},
 		{"past midnight", "Queue outage on 2025-06-01.\n\nTimeline (UTC)\n\n- 23:50 consumers start failing\n- 23:58 alert fires\n- 00:40 queue recovered\n",
 			time.Date(2025, 6, 1, 23, 50, 0, 0, time.UTC), time.Date(2025, 6, 1, 23, 58, 0, 0, time.UTC), time.Date(2025, 6, 2, 0, 40, 0, 0, time.UTC)},
 	} {
