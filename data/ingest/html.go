@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -202,7 +204,7 @@ var isoDate = regexp.MustCompile(`^(\d{4}(?:-\d{2}(?:-\d{2})?)?)(?:$|[T ])`)
 // without its " | Site name" suffix; a generic heading ("Incident Report")
 // is passed over, and "" leaves the title the text reading found.
 func pageTitle(m *pageMeta) string {
-	for _, t := range []string{m.h1, m.ogTitle, stripSiteSuffix(m.title)} {
+	for _, t := range []string{m.h1, m.ogTitle, stripSiteSuffix(m.title, m.siteName)} {
 		t = strings.Join(strings.Fields(t), " ")
 		if t != "" && !genericHeading[strings.ToLower(t)] {
 			return t
@@ -214,18 +216,40 @@ func pageTitle(m *pageMeta) string {
 // titleSeparators split a page title from the site name after it.
 var titleSeparators = []string{" | ", " - ", " – ", " — ", " · ", " :: "}
 
-// stripSiteSuffix drops the last " | Site name" part of a <title>.
-func stripSiteSuffix(t string) string {
-	best := -1
-	for _, sep := range titleSeparators {
-		if i := strings.LastIndex(t, sep); i > best {
-			best = i
+// stripSiteSuffix drops the last " | Site name" part of a <title>. After
+// a dash the part must read as a name (the page's og:site_name, or words
+// that each open with a capital: "Acme Engineering"): a dash also joins a
+// title's own parts ("Payments API outage - expired TLS certificate").
+func stripSiteSuffix(t, site string) string {
+	best, sep := -1, ""
+	for _, s := range titleSeparators {
+		if i := strings.LastIndex(t, s); i > best {
+			best, sep = i, s
 		}
 	}
-	if best > 0 {
-		return t[:best]
+	if best <= 0 {
+		return t
 	}
-	return t
+	suffix := strings.TrimSpace(t[best+len(sep):])
+	if strings.TrimSpace(sep) == "-" || strings.TrimSpace(sep) == "–" || strings.TrimSpace(sep) == "—" {
+		if !strings.EqualFold(suffix, strings.TrimSpace(site)) && !namelike(suffix) {
+			return t
+		}
+	}
+	return t[:best]
+}
+
+// namelike reports whether every word of s opens with a capital letter or
+// a digit, as a site's name does.
+func namelike(s string) bool {
+	words := strings.Fields(s)
+	for _, w := range words {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsUpper(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return len(words) > 0
 }
 
 // htmlDepth returns the element depth of n, stopping once it passes limit.

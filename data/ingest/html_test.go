@@ -125,13 +125,17 @@ func TestHTMLRefused(t *testing.T) {
 
 func TestStripSiteSuffix(t *testing.T) {
 	for in, want := range map[string]string{
-		"Outage | Blog":         "Outage",
-		"A - B | Site":          "A - B",
-		"Queue — down · Status": "Queue — down",
-		"No suffix":             "No suffix",
-		" | Only site":          " | Only site",
+		"Outage | Blog":                    "Outage",
+		"A - B | Site":                     "A - B",
+		"Queue — down · Status":            "Queue — down",
+		"No suffix":                        "No suffix",
+		" | Only site":                     " | Only site",
+		"Queue stalled - Acme Engineering": "Queue stalled",
+		"Queue stalled - acme.dev":         "Queue stalled",
+		// After a dash, words that are no name are the title's own.
+		"ENG : 2024-10-03 Payments API outage - expired TLS certificate": "ENG : 2024-10-03 Payments API outage - expired TLS certificate",
 	} {
-		if got := stripSiteSuffix(in); got != want {
+		if got := stripSiteSuffix(in, "acme.dev"); got != want {
 			t.Errorf("stripSiteSuffix(%q) = %q, want %q", in, got, want)
 		}
 	}
