@@ -388,6 +388,16 @@ func (w *csvRow) lists(c *incident.Incident) error {
 	for _, ce := range w.cells("keywords") {
 		c.Keywords = appendNew(c.Keywords, splitList(ce.val)...)
 	}
+	// A product cell that holds a list ("Static Assets;Web") names the
+	// product first, as a services cell does.
+	if strings.Contains(c.Product, ";") {
+		items := splitList(c.Product)
+		c.Product = ""
+		if len(items) > 0 {
+			c.Product = items[0]
+			c.Keywords = appendNew(c.Keywords, items[1:]...)
+		}
+	}
 	var services []string
 	for _, ce := range w.cells("services") {
 		services = appendNew(services, splitList(ce.val)...)

@@ -427,3 +427,19 @@ func TestCSVManyUnmapped(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVProductList: a product cell that holds a list ("Static
+// Assets;Web", as incident tools export services) names the product
+// first and keeps the rest as keywords; a product with a comma in its
+// name stays whole.
+func TestCSVProductList(t *testing.T) {
+	body := "id,org,title,product\nfh-1,Acme,CDN outage,Static Assets;Web\nfh-2,Acme,Queue stalled,\"Jobs, EU\"\n"
+	res, err := ParseChecked(Input{Name: "export.csv", Data: []byte(body)}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := res.Incidents[0], res.Incidents[1]
+	if a.Product != "Static Assets" || strings.Join(a.Keywords, ",") != "Web" || b.Product != "Jobs, EU" {
+		t.Errorf("products %q %v, %q", a.Product, a.Keywords, b.Product)
+	}
+}
