@@ -199,3 +199,25 @@ func TestHTMLPublishingPlatform(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLTableCellParagraphs: a table row is one line even when its cells
+// hold paragraphs (Google Docs writes <p><span> in every cell), so that a
+// timeline kept in a table is read.
+func TestHTMLTableCellParagraphs(t *testing.T) {
+	page := `<html><head><title>Checkout latency</title></head><body><h1>Checkout latency</h1>
+<p>On 2024-11-12 checkout latency rose for Acme customers (all times PST).</p>
+<table><tr><td><p><span>14:05</span></p></td><td><p><span>Checkout p99 latency climbs</span></p><p><span>above 2s</span></p></td></tr>
+<tr><td><p><span>14:11</span></p></td><td><p><span>Latency alert pages the orders on-call</span></p></td></tr>
+<tr><td><p><span>15:20</span></p></td><td><p><span>Cache warmed, latency back to normal</span></p></td></tr></table></body></html>`
+	res, err := ParseChecked(Input{Name: "gdoc.html", Data: []byte(page)}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Incidents[0]
+	if !strings.Contains(c.Narrative, "14:11 Latency alert pages the orders on-call") || !strings.Contains(c.Narrative, "Checkout p99 latency climbs above 2s") {
+		t.Errorf("rows are not one line each:\n%s", c.Narrative)
+	}
+	if c.TTD == nil || c.TTD.Minutes != 6 || c.TTR == nil || c.TTR.Minutes != 75 {
+		t.Errorf("ttd %v ttr %v, want 6m and 1h 15m", c.TTD, c.TTR)
+	}
+}

@@ -120,7 +120,11 @@ type textWriter struct {
 	// heading > 0 inside <h1>…<h6>: a heading is one line, so what
 	// would end a line there (<br>, a block, a list item) is a space
 	heading int
-	meta    *pageMeta
+	// cell > 0 inside <td> or <th>: a row is one line, so the paragraphs
+	// and line breaks a cell holds (Google Docs writes <p><span> in every
+	// cell) are spaces
+	cell int
+	meta *pageMeta
 	// keepChrome keeps <header>: the root is an article or
 	// the main content, whose header holds its title and date.
 	keepChrome bool
@@ -178,7 +182,7 @@ func (w *textWriter) space() {
 // endLine writes the current line, if any, and starts another; inside a
 // heading it adds a space instead.
 func (w *textWriter) endLine() {
-	if w.heading > 0 {
+	if w.heading > 0 || w.cell > 0 {
 		w.space()
 		return
 	}
@@ -191,6 +195,10 @@ func (w *textWriter) endLine() {
 
 // paragraph ends the line and leaves one blank line before what follows.
 func (w *textWriter) paragraph() {
+	if w.cell > 0 {
+		w.space()
+		return
+	}
 	w.endLine()
 	if s := w.out.String(); s != "" && !strings.HasSuffix(s, "\n\n") {
 		w.out.WriteByte('\n')
@@ -251,7 +259,9 @@ func (w *textWriter) node(n *html.Node) {
 		return
 	case atom.Td, atom.Th:
 		w.space()
+		w.cell++
 		w.children(n)
+		w.cell--
 		w.space()
 		return
 	case atom.Time:
