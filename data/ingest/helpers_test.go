@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // shared is the directory every checkout has beside it (seeds, corpora).
@@ -43,4 +44,12 @@ func tagKeys(res *Result) []string {
 		out = append(out, t.Key())
 	}
 	return out
+}
+
+// utcStamp is t in UTC as RFC 3339, or "" for no time.
+func utcStamp(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
 }

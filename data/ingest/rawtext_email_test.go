@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"incidents/data/incident"
 )
@@ -155,14 +154,8 @@ func TestEmailToday(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := res.Incidents[0]
-			got := func(p *time.Time) string {
-				if p == nil {
-					return ""
-				}
-				return p.UTC().Format(time.RFC3339)
-			}
-			if got(c.Start) != tt.start || got(c.Resolved) != tt.end {
-				t.Errorf("start %q end %q, want %q %q", got(c.Start), got(c.Resolved), tt.start, tt.end)
+			if utcStamp(c.Start) != tt.start || utcStamp(c.Resolved) != tt.end {
+				t.Errorf("start %q end %q, want %q %q", utcStamp(c.Start), utcStamp(c.Resolved), tt.start, tt.end)
 			}
 		})
 	}

@@ -292,14 +292,8 @@ func TestStartAndEndPhrases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := func(p *time.Time) string {
-				if p == nil {
-					return ""
-				}
-				return p.UTC().Format(time.RFC3339)
-			}
-			if got(tl.start) != tt.start || got(tl.resolved) != tt.end {
-				t.Errorf("start %q end %q, want %q %q", got(tl.start), got(tl.resolved), tt.start, tt.end)
+			if utcStamp(tl.start) != tt.start || utcStamp(tl.resolved) != tt.end {
+				t.Errorf("start %q end %q, want %q %q", utcStamp(tl.start), utcStamp(tl.resolved), tt.start, tt.end)
 			}
 		})
 	}
