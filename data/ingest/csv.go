@@ -229,6 +229,9 @@ func (p *csvPlan) addField(in Input, h *csvHeader, field string, cols []string, 
 				WithField(field).WithHint("spell the column as the header row does (case and spaces do not matter)")
 		}
 	}
+	if required && len(cols) == 0 {
+		return nil // left unread (Unread)
+	}
 	if required && len(idx) == 0 {
 		return inputError(incident.ErrMissing, in.Name, 1, "the mapping names columns %s, which the file does not have (columns: %s)", strings.Join(cols, ", "), headerList(h.names, 12)).
 			WithField(field).WithHint("spell the columns as the header row does (case and spaces do not matter)")

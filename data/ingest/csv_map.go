@@ -69,6 +69,20 @@ type Mapping struct {
 	DateFormat string
 }
 
+// Unread, as a mapping's column ("source_url=-"), leaves a field unread:
+// no column of a preset or of the file's own field names fills it (an
+// export's "Source" column that names a monitoring tool, not an address).
+const Unread = "-"
+
+// unread reports whether the mapping leaves field unread.
+func (m *Mapping) unread(field string) bool {
+	if m == nil {
+		return false
+	}
+	cols, ok := m.Columns[field]
+	return ok && len(cols) == 0
+}
+
 // mapHint is the hint of every mapping error.
 const mapHint = "write --map field=Column,field=Column (a CSV column or a front-matter key; several for one field: field=A|B); fields: "
 
@@ -98,7 +112,8 @@ func ParseMapSpec(spec string) (*Mapping, error) {
 	return m, nil
 }
 
-// set adds one field's columns (or a setting) to the mapping.
+// set adds one field's columns (or a setting) to the mapping. The column
+// "-" leaves the field unread (Unread).
 func (m *Mapping) set(field string, cols []string, file string, line int) error {
 	var clean []string
 	for _, c := range cols {
@@ -107,7 +122,10 @@ func (m *Mapping) set(field string, cols []string, file string, line int) error 
 		}
 	}
 	if len(clean) == 0 {
-		return mapError(file, line, "field %s names no column", field)
+		return mapError(file, line, "field %s names no column", field).WithHint(fmt.Sprintf("name a column, or write %s=- to leave the field unread", field))
+	}
+	if len(clean) == 1 && clean[0] == Unread {
+		clean = []string{}
 	}
 	one := strings.Join(clean, "|")
 	switch field {

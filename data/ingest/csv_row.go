@@ -417,7 +417,7 @@ func (w *csvRow) lists(c *incident.Incident) error {
 		for _, ce := range w.cells(k.field) {
 			for _, u := range strings.Fields(ce.val) {
 				if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
-					return w.cellError(incident.ErrInvalid, ce, "give http(s) addresses separated by spaces", "%q is not a web address", shorten(u, 60))
+					return w.cellError(incident.ErrInvalid, ce, "give http(s) addresses separated by spaces, or leave the column unread: --map "+k.field+"=-", "%q is not a web address", shorten(u, 60))
 				}
 				c.Sources = append(c.Sources, incident.Source{URL: u, Kind: k.kind})
 			}

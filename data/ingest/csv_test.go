@@ -443,3 +443,42 @@ func TestCSVProductList(t *testing.T) {
 		t.Errorf("products %q %v, %q", a.Product, a.Keywords, b.Product)
 	}
 }
+
+// TestMapUnread: "field=-" leaves a field unread, so that a column the
+// file's own field names would fill (Opsgenie's "Source", a monitoring
+// tool's name, is no address) is not read; without it the cell is
+// refused with that way out in the hint. A front-matter key is left unread
+// the same way.
+func TestMapUnread(t *testing.T) {
+	body := "Message,Source,Created At\nQueue stalled,Prometheus,2024-10-20T10:00:00Z\n"
+	m, err := ParseMapSpec("title=Message,start=Created At")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ParseChecked(Input{Name: "opsgenie.csv", Data: []byte(body), Opts: Options{Mapping: m, Org: "Acme"}}, "")
+	if incident.KindOf(err) != incident.ErrInvalid || !strings.Contains(err.Error(), "--map source_url=-") {
+		t.Fatalf("a Source column that names a tool: %v", err)
+	}
+	m, err = ParseMapSpec("title=Message,start=Created At,source_url=-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ParseChecked(Input{Name: "opsgenie.csv", Data: []byte(body), Opts: Options{Mapping: m, Org: "Acme"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Incidents[0]; len(c.Sources) != 0 || c.Title != "Queue stalled" || c.Start == nil {
+		t.Errorf("case %+v", c)
+	}
+	fm, err := ParseMapSpec("product=-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = ParseChecked(Input{Name: "q.md", Data: mdDoc("title: Queue stalled\ncompany: Acme\nproduct: Jobs\n"), Opts: Options{Mapping: fm}}, "")
+	if err != nil || res.Incidents[0].Product != "" {
+		t.Errorf("front matter with product=-: %v %q", err, res.Incidents[0].Product)
+	}
+	if _, err := ParseMapSpec("title="); err == nil {
+		t.Error("a field that names no column is still refused")
+	}
+}

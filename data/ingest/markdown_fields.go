@@ -19,6 +19,9 @@ type fmFields struct {
 	read  map[string]bool    // keys read (normalised)
 	found []string           // keys of the mapping the front matter holds (normalised)
 	notes []string
+	// mapping is the batch's mapping (nil: none); a field it leaves
+	// unread (Unread) is blank whatever key the front matter holds.
+	mapping *Mapping
 	// loc is the zone of times written without one (a time_zone key the
 	// mapping names, else --tz; nil: UTC), zone its name; zoneless lists the
 	// keys of such times, for the note that says how they were read.
@@ -74,7 +77,7 @@ func fieldSources(m *Mapping) map[string][]string {
 		}
 	}
 	add := func(field, key string) {
-		if !taken[key] {
+		if !taken[key] && !m.unread(field) {
 			out[field] = append(out[field], key)
 		}
 	}
@@ -91,7 +94,7 @@ func fieldSources(m *Mapping) map[string][]string {
 // type-checking each (the ones that lose too), and notes each key read
 // under another name and each that disagrees with the one kept.
 func readFields(name string, fm []byte, m *Mapping) (*fmFields, error) {
-	f := &fmFields{name: name, fm: fm, vals: map[string]fmValue{}, read: map[string]bool{}}
+	f := &fmFields{name: name, fm: fm, vals: map[string]fmValue{}, read: map[string]bool{}, mapping: m}
 	entries := map[string]fmEntry{}
 	for _, e := range fmEntries(fm) {
 		if _, dup := entries[e.normalised]; !dup {
@@ -160,6 +163,10 @@ func fieldWord(field string) string {
 func (f *fmFields) fill(fm *frontMatter) {
 	for field, dst := range map[string]*string{"id": &fm.UUID, "title": &fm.Title, "start": &fm.StartTime, "resolved": &fm.EndTime,
 		"org": &fm.Company, "product": &fm.Product, "summary": &fm.Summary, "source_url": &fm.URL} {
+		if f.mapping.unread(field) {
+			*dst = ""
+			continue
+		}
 		if v, ok := f.vals[field]; ok && v.key != canonicalKeys[field] {
 			*dst = v.text
 			if v.list != nil {
@@ -168,6 +175,10 @@ func (f *fmFields) fill(fm *frontMatter) {
 		}
 	}
 	for field, dst := range map[string]*[]string{"categories": &fm.Categories, "keywords": &fm.Keywords} {
+		if f.mapping.unread(field) {
+			*dst = nil
+			continue
+		}
 		if v, ok := f.vals[field]; ok && v.key != canonicalKeys[field] {
 			*dst = v.list
 		}
