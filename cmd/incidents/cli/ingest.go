@@ -286,7 +286,14 @@ func tallyIngest(b *ingest.Batch, rep *store.IngestReport, dups []ingest.Duplica
 		}
 	}
 	t.absorbed = len(targets)
+	rejected := map[string]bool{} // files refused by the batch policy (--keep-going)
+	for _, r := range b.Bad {
+		rejected[r.Path] = true
+	}
 	for _, c := range b.Cases {
+		if rejected[b.FileOf[c.ID]] {
+			continue
+		}
 		st := status[c.ID]
 		switch {
 		case revised[c.ID] != "":

@@ -265,6 +265,42 @@ func TestIngestEditedNote(t *testing.T) {
 	}
 }
 
+// TestIngestFileNameClash: a Markdown file named after another folder's
+// postmortem (two folders' outage.md, no id in the front matter) is refused
+// naming both files, and nothing is written; with --keep-going only that
+// file is refused and the summary counts it once, as rejected.
+func TestIngestFileNameClash(t *testing.T) {
+	db := tempDB(t)
+	dir := t.TempDir()
+	write := func(rel, title, body string) string {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("---\ntitle: "+title+"\ncompany: Acme\nstart_time: 2024-05-02T10:00:00Z\n---\n"+body+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a := write("a/outage.md", "Cache eviction storm", "The Redis cache cluster evicted most hot keys after a memory limit change, and the database behind it saturated under the reloaded traffic until the limit was reverted.")
+	b := write("b/outage.md", "DNS resolver outage", "A bad zone file pushed to the internal DNS resolvers made every service lookup fail with SERVFAIL until the previous zone was restored from the deploy history.")
+	c := write("c/queue.md", "Queue stalled", "The job queue consumers stalled on one lock after a deploy and the backlog grew for an hour until the deploy was rolled back by the on-call engineer.")
+	mustRun(t, "--db", db, "ingest", a)
+	before := fileHash(t, db)
+	_, errOut, err := runCLI(t, "--db", db, "ingest", b, c)
+	if err == nil || !strings.Contains(err.Error(), "case id outage comes from the file name and is already the case imported from "+a) {
+		t.Fatalf("the clash is not refused: %v\n%s", err, errOut)
+	}
+	if fileHash(t, db) != before {
+		t.Fatal("a refused ingest changed the database")
+	}
+	_, errOut, err = runCLI(t, "--db", db, "ingest", "--keep-going", b, c)
+	if err == nil || !strings.Contains(errOut, "rejected: "+b) || !strings.Contains(errOut, "2 files, 2 cases: 1 new, 0 updated, 0 unchanged; 1 rejected") {
+		t.Fatalf("--keep-going: %v\n%s", err, lastLines(errOut, 5))
+	}
+	if got := showCase(t, db, "outage"); got.Title != "Cache eviction storm" {
+		t.Fatalf("the first postmortem was overwritten: %q", got.Title)
+	}
+}
+
 func TestIngestBadFileWritesNothing(t *testing.T) {
 	db := tempDB(t)
 	mustRun(t, "--db", db, "ingest", seedsDir)
