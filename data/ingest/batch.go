@@ -26,15 +26,16 @@ type Batch struct {
 	Cases  []*incident.Incident
 	FileOf map[string]string
 	// FileNamed holds the ids of Cases derived from their files' names
-	// (Result.FileNamed), for the batch policy (Policy.FileNamed).
-	FileNamed map[string]bool
+	// (Result.FileNamed), Derived those derived from a name or content
+	// (Result.Derived), for the batch policy (Policy).
+	FileNamed, Derived map[string]bool
 
 	keepGoing bool
 }
 
 // NewBatch plans the import of results.
 func NewBatch(results []FileResult, keepGoing bool) *Batch {
-	b := &Batch{Files: len(results), FileOf: map[string]string{}, FileNamed: map[string]bool{}, keepGoing: keepGoing}
+	b := &Batch{Files: len(results), FileOf: map[string]string{}, FileNamed: map[string]bool{}, Derived: map[string]bool{}, keepGoing: keepGoing}
 	for _, r := range results {
 		if r.Err != nil {
 			b.Bad = append(b.Bad, r)
@@ -54,6 +55,9 @@ func NewBatch(results []FileResult, keepGoing bool) *Batch {
 		for i, in := range r.Result.Incidents {
 			if i < len(r.Result.FileNamed) && r.Result.FileNamed[i] {
 				b.FileNamed[in.ID] = true
+			}
+			if i < len(r.Result.Derived) && r.Result.Derived[i] {
+				b.Derived[in.ID] = true
 			}
 			if in.SourceFile == "" {
 				in.SourceFile = r.Path

@@ -3,6 +3,8 @@ package ingest
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 
@@ -77,7 +79,7 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 			case !p.Replace && p.FileNamed[c.ID] && f.nameClash(e, c):
 				refused = append(refused, clashError(c, e.c))
 				continue
-			case e.c.ID != c.ID && !p.KeepSeparate && files.ownFile(e, c) && !has(inBatch, e.c.ID):
+			case e.c.ID != c.ID && !p.KeepSeparate && p.Derived[c.ID] && files.ownFile(e, c) && !has(inBatch, e.c.ID):
 				// Its own file again (its id an alias since an earlier
 				// revision or merge): the file's content is the case's.
 				keep, d = f.revise(keep, inBatch, e, c)
@@ -97,12 +99,12 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 		if e != nil && separateByHand(c, e.c) {
 			e = nil
 		}
-		if o := files.entry[c.SourceFile]; e == nil && o != nil && files.ownFile(o, c) && f.sameText(o, c) {
-			// Its own file with the same text, read as another case (its
-			// organisation given now, or another one): still that case.
+		if o := files.entry[c.SourceFile]; e == nil && o != nil && p.Derived[c.ID] && files.ownFile(o, c) && sameDay(o.c, c) && f.sameText(o, c) {
+			// Its own file with the same day and text, read as another case
+			// (its organisation given now, or another one): still that case.
 			e = o
 		}
-		if e != nil && !p.KeepSeparate && files.ownFile(e, c) && !has(inBatch, e.c.ID) {
+		if e != nil && !p.KeepSeparate && p.Derived[c.ID] && files.ownFile(e, c) && !has(inBatch, e.c.ID) {
 			// The file it was imported from, changed since: an update of
 			// that case, not another report of it.
 			var d Duplicate
@@ -161,20 +163,53 @@ func (f *dupFinder) sameText(e *dupEntry, c *incident.Incident) bool {
 
 // nameClash reports whether c, whose id is known (a stored case's id or
 // alias) and was derived from its file's name (Policy.FileNamed), is in
-// truth another postmortem that got that id: read from another file than
-// the known case's, with a text that does not share the words that make
-// two reports one incident. The same file imported from another folder, or
-// moved, shares its words and stays an update; texts too short to compare
-// are taken to agree; an id the file states is the user's.
+// truth another postmortem that got that id:
+//   - from another file than the known case's: its text does not share
+//     the words that make two reports one incident, or, too short to
+//     compare, it tells of another day;
+//   - from the same path (a file reused for the next incident, or two
+//     folders' outage.md imported each from its own folder): another day,
+//     and no shared words to say it is the same incident.
+//
+// The same file moved or imported from another folder shares its words
+// and stays an update; an id the file states is the user's.
 func (f *dupFinder) nameClash(e *dupEntry, c *incident.Incident) bool {
-	if e.c.SourceFile == "" || c.SourceFile == "" || e.c.SourceFile == c.SourceFile {
+	if e.c.SourceFile == "" || c.SourceFile == "" {
 		return false
 	}
 	a, b := f.termsOf(e), textTerms(f.an, c)
-	if len(a) < dupMinTerms || len(b) < dupMinTerms {
+	measurable := len(a) >= dupMinTerms && len(b) >= dupMinTerms
+	disjoint := measurable && overlap(a, b) < DupTextOverlap
+	otherDay := dayOf(e.c) != "" && dayOf(c) != "" && dayOf(e.c) != dayOf(c)
+	if sameSource(e.c.SourceFile, c.SourceFile) {
+		return otherDay && (disjoint || !measurable)
+	}
+	return disjoint || !measurable && otherDay
+}
+
+// sameDay reports whether two cases are of one known day.
+func sameDay(a, b *incident.Incident) bool {
+	return dayOf(a) != "" && dayOf(a) == dayOf(b)
+}
+
+// sameSource reports whether two source file names are one file: the same
+// name, or names that lead to the same file from here (a relative and an
+// absolute spelling).
+func sameSource(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if x, err := filepath.Abs(a); err == nil {
+		if y, err := filepath.Abs(b); err == nil && x == y {
+			return true
+		}
+	}
+	sa, err := os.Stat(a)
+	if err != nil {
 		return false
 	}
-	return overlap(a, b) < DupTextOverlap
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }
 
 // clashError refuses c, whose file-name id is the case of another file.
@@ -266,10 +301,13 @@ func newSourceFiles(cases, stored []*incident.Incident) sourceFiles {
 // both come from one file of the same format that holds only this case. A
 // case whose id is derived from its content (a note, a page) gets a new id
 // when its text is edited; without this rule the edit would merge into the
-// stored case as a duplicate, which keeps the old fields.
+// stored case as a duplicate, which keeps the old fields. The caller
+// checks that c's id is derived (Policy.Derived): a file that states its
+// ids (case JSON, an export with an id column) reused for the next
+// incident is another case.
 func (f sourceFiles) ownFile(e *dupEntry, c *incident.Incident) bool {
-	return e.stored && c.SourceFile != "" && e.c.SourceFile == c.SourceFile && e.c.Format == c.Format &&
-		e.c.ID != c.ID && f.batch[c.SourceFile] == 1 && f.stored[c.SourceFile] == 1
+	return e.stored && c.SourceFile != "" && sameSource(e.c.SourceFile, c.SourceFile) && e.c.Format == c.Format &&
+		e.c.ID != c.ID && f.batch[c.SourceFile] == 1 && f.stored[e.c.SourceFile] == 1
 }
 
 // revision is c stored under id, the id of the case its file was imported

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -146,7 +147,9 @@ func TestDedupeRevisedFile(t *testing.T) {
 		c.Format, c.SourceFile = format, file
 		return c
 	}
-	keep, dups, err := Dedupe(ctx, []*incident.Incident{edited("raw-2024-03-12-bbbbbb", "pm/pay.md", "rawtext")}, stored, Policy{})
+	// The ids of these notes are derived from their content (Batch.Derived).
+	derived := Policy{Derived: map[string]bool{"raw-2024-03-12-bbbbbb": true, "acme-2024-03-12-aaaaaa": true, "raw-2024-03-12-cccccc": true}}
+	keep, dups, err := Dedupe(ctx, []*incident.Incident{edited("raw-2024-03-12-bbbbbb", "pm/pay.md", "rawtext")}, stored, derived)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +166,7 @@ func TestDedupeRevisedFile(t *testing.T) {
 	revised.Format, revised.SourceFile = "rawtext", "pm/pay.md"
 	again := edited("raw-2024-03-12-bbbbbb", "pm/pay.md", "rawtext")
 	again.Narrative = strings.Replace(again.Narrative, "10:32", "10:42", 1)
-	keep, dups, err = Dedupe(ctx, []*incident.Incident{again}, storedIDs{old.ID: revised}, Policy{})
+	keep, dups, err = Dedupe(ctx, []*incident.Incident{again}, storedIDs{old.ID: revised}, derived)
 	if err != nil || len(keep) != 1 || keep[0].ID != old.ID || !strings.Contains(keep[0].Narrative, "10:42") || len(dups) != 1 || !dups[0].Revised {
 		t.Errorf("the file edited again, its id an alias: %v %+v %+v", err, keep, dups)
 	}
@@ -171,19 +174,30 @@ func TestDedupeRevisedFile(t *testing.T) {
 	// another organisation (another day key, another id) is that case too.
 	withOrg := edited("acme-2024-03-12-aaaaaa", "pm/pay.md", "rawtext")
 	withOrg.Org, withOrg.Narrative = "Wayne", old.Narrative
-	keep, dups, err = Dedupe(ctx, []*incident.Incident{withOrg}, stored, Policy{})
+	keep, dups, err = Dedupe(ctx, []*incident.Incident{withOrg}, stored, derived)
 	if err != nil || len(keep) != 1 || keep[0].ID != old.ID || keep[0].Org != "Wayne" || len(dups) != 1 || !dups[0].Revised {
 		t.Errorf("the file imported again with --org: %v %+v %+v", err, keep, dups)
+	}
+	// The file reused for the next week's incident in like words: another
+	// day, so another case, and the first one stays.
+	nextWeek := dupCase("raw-2024-03-19-dddddd", "Acme", "2024-03-19", "", old.Narrative)
+	nextWeek.Format, nextWeek.SourceFile = "rawtext", "pm/pay.md"
+	keep, dups, err = Dedupe(ctx, []*incident.Incident{nextWeek}, stored, Policy{Derived: map[string]bool{nextWeek.ID: true}})
+	if err != nil || len(keep) != 1 || keep[0].ID != nextWeek.ID || len(dups) != 0 {
+		t.Errorf("the file reused on another day: %v %+v %+v", err, keep, dups)
 	}
 	for name, tc := range map[string]struct {
 		batch []*incident.Incident
 		p     Policy
 	}{
-		"another file":   {[]*incident.Incident{edited("raw-2024-03-12-cccccc", "other/pay.md", "rawtext")}, Policy{}},
-		"another format": {[]*incident.Incident{edited("raw-2024-03-12-cccccc", "pm/pay.md", "html")}, Policy{}},
-		"keep separate":  {[]*incident.Incident{edited("raw-2024-03-12-cccccc", "pm/pay.md", "rawtext")}, Policy{KeepSeparate: true}},
+		"another file":   {[]*incident.Incident{edited("raw-2024-03-12-cccccc", "other/pay.md", "rawtext")}, derived},
+		"another format": {[]*incident.Incident{edited("raw-2024-03-12-cccccc", "pm/pay.md", "html")}, derived},
+		"keep separate":  {[]*incident.Incident{edited("raw-2024-03-12-cccccc", "pm/pay.md", "rawtext")}, Policy{KeepSeparate: true, Derived: derived.Derived}},
 		"a file of many cases": {[]*incident.Incident{edited("raw-2024-03-12-cccccc", "pm/pay.md", "rawtext"),
-			dupCase("csv-2", "Acme", "2024-04-01", "", "another row")}, Policy{}},
+			dupCase("csv-2", "Acme", "2024-04-01", "", "another row")}, derived},
+		// A file that states its ids (case JSON, an export with ids)
+		// reused for the next incident is another case.
+		"an id the file states": {[]*incident.Incident{edited("raw-2024-03-12-cccccc", "pm/pay.md", "rawtext")}, Policy{}},
 	} {
 		if name == "a file of many cases" {
 			tc.batch[1].Format, tc.batch[1].SourceFile = "rawtext", "pm/pay.md"
@@ -237,6 +251,35 @@ func TestDedupeFileNameClash(t *testing.T) {
 	stub.SourceFile = "./a/outage.md"
 	if _, _, err := Dedupe(ctx, []*incident.Incident{stub}, storedIDs{"outage": func() *incident.Incident { c := *a; c.Narrative = "Queue down."; return &c }()}, Policy{FileNamed: named}); err != nil {
 		t.Errorf("a short stub under another spelling of its path: %v", err)
+	}
+	// Too short to compare and of another day: another postmortem.
+	shortOther := dupCase("outage", "Acme", "2024-05-20", "", "CDN cert expired.")
+	shortOther.SourceFile = "b/outage.md"
+	if _, _, err := Dedupe(ctx, []*incident.Incident{shortOther}, storedIDs{"outage": func() *incident.Incident { c := *a; c.Narrative = "Login failed. Restarted auth."; return &c }()}, Policy{FileNamed: named}); incident.KindOf(err) != incident.ErrDuplicate {
+		t.Errorf("a short postmortem of another day under the same name: %v", err)
+	}
+	// The same path reused for another day's incident (or two folders'
+	// outage.md each imported from its own folder): refused too; the same
+	// path rewritten on the same day is an update.
+	reused := *other
+	reused.SourceFile = a.SourceFile
+	if _, _, err := Dedupe(ctx, []*incident.Incident{&reused}, stored, Policy{FileNamed: named}); incident.KindOf(err) != incident.ErrDuplicate {
+		t.Errorf("the same path, another day's postmortem: %v", err)
+	}
+	rewritten := reused
+	rewritten.Date = a.Date
+	if _, _, err := Dedupe(ctx, []*incident.Incident{&rewritten}, stored, Policy{FileNamed: named}); err != nil {
+		t.Errorf("the same path rewritten on its day: %v", err)
+	}
+	// A relative and an absolute name of one file are one file.
+	if abs, err := filepath.Abs(a.SourceFile); err == nil {
+		spelled := rewritten
+		spelled.SourceFile = abs
+		spelled.Date = "2024-05-20"
+		if _, _, err := Dedupe(ctx, []*incident.Incident{&spelled}, stored, Policy{FileNamed: named}); incident.KindOf(err) != incident.ErrDuplicate ||
+			strings.Contains(err.Error(), "another postmortem") && !strings.Contains(err.Error(), abs) {
+			t.Errorf("an absolute name of the same file, another day: %v", err)
+		}
 	}
 	// An id that is another case's alias is refused too, not merged into
 	// that case as a duplicate imported again.

@@ -32,6 +32,10 @@ type Result struct {
 	// FileNamed says, per case of Incidents (same order; nil: none), that
 	// its id was derived from the file's name, not stated in the file.
 	FileNamed []bool
+	// Derived says, per case of Incidents (same order; nil: none), that its
+	// id was derived (from the file's name, or from its content: a note, a
+	// page), not stated in the file.
+	Derived []bool
 }
 
 // Parser is one input format. Detect returns a confidence from 0 (not this

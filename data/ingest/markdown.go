@@ -180,7 +180,7 @@ func parseMarkdown(in Input) (*Result, error) {
 	if n := unreadKeysNote(fmText, fields.read); n != "" {
 		resNotes = append(resNotes, c.ID+": "+n)
 	}
-	return &Result{Incidents: []*incident.Incident{c}, Notes: resNotes, Lines: []int{1}, MapKeys: fields.found, FileNamed: []bool{named}}, nil
+	return &Result{Incidents: []*incident.Incident{c}, Notes: resNotes, Lines: []int{1}, MapKeys: fields.found, FileNamed: []bool{named}, Derived: []bool{named}}, nil
 }
 
 // bodyTimeline gives a case whose front matter states no start time what

@@ -39,6 +39,11 @@ type Policy struct {
 	// files' names (Batch.FileNamed): only those can clash with another
 	// file's case by name.
 	FileNamed map[string]bool
+	// Derived holds the ids of the batch that were derived from a file's
+	// name or content (Batch.Derived): only those change when a file is
+	// edited, so only those can be a revision of the case their file was
+	// imported as.
+	Derived map[string]bool
 }
 
 // Reconcile applies the never-downgrade rule to the cases of a batch that

@@ -284,7 +284,7 @@ func parseRawText(in Input) (*Result, error) {
 	for _, w := range tl.warnings {
 		notes = append(notes, c.ID+": "+w)
 	}
-	return &Result{Incidents: []*incident.Incident{c}, Notes: notes, Lines: []int{1}}, nil
+	return &Result{Incidents: []*incident.Incident{c}, Notes: notes, Lines: []int{1}, Derived: []bool{idLine.FindStringSubmatch(text) == nil}}, nil
 }
 
 // readRawSections gives c the summary, root cause and action items its

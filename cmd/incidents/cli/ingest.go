@@ -155,7 +155,7 @@ func runIngest(ctx context.Context, app *App, results []ingest.FileResult, keepG
 	}
 	defer s.Close()
 	read := len(b.Cases)
-	policy.KeepGoing, policy.FileNamed = keepGoing, b.FileNamed
+	policy.KeepGoing, policy.FileNamed, policy.Derived = keepGoing, b.FileNamed, b.Derived
 	prep, err := ingest.Prepare(ctx, b.Cases, s, policy)
 	if err != nil {
 		return err
