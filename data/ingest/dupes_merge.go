@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"incidents/data/incident"
 )
@@ -104,7 +105,7 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 			// (its organisation given now, or another one): still that case.
 			e = o
 		}
-		if e != nil && !p.KeepSeparate && p.Derived[c.ID] && files.ownFile(e, c) && !has(inBatch, e.c.ID) {
+		if e != nil && !weak && !p.KeepSeparate && p.Derived[c.ID] && files.ownFile(e, c) && !has(inBatch, e.c.ID) && sameDay(e.c, c) && f.sameText(e, c) {
 			// The file it was imported from, changed since: an update of
 			// that case, not another report of it.
 			var d Duplicate
@@ -163,28 +164,25 @@ func (f *dupFinder) sameText(e *dupEntry, c *incident.Incident) bool {
 
 // nameClash reports whether c, whose id is known (a stored case's id or
 // alias) and was derived from its file's name (Policy.FileNamed), is in
-// truth another postmortem that got that id:
-//   - from another file than the known case's: its text does not share
-//     the words that make two reports one incident, or, too short to
-//     compare, it tells of another day;
-//   - from the same path (a file reused for the next incident, or two
-//     folders' outage.md imported each from its own folder): another day,
-//     and no shared words to say it is the same incident.
-//
-// The same file moved or imported from another folder shares its words
-// and stays an update; an id the file states is the user's.
+// truth another postmortem that got that id: it tells of another day, or
+// in other words (less than half of the distinctive words shared), or,
+// too short to compare, under another title. Wherever the file lies: two
+// folders' outage.md imported each from its own folder have one name, and
+// a file reused for the next incident has one path. The same postmortem
+// moved, or edited on its day, stays an update; an id the file states is
+// the user's.
 func (f *dupFinder) nameClash(e *dupEntry, c *incident.Incident) bool {
 	if e.c.SourceFile == "" || c.SourceFile == "" {
 		return false
 	}
-	a, b := f.termsOf(e), textTerms(f.an, c)
-	measurable := len(a) >= dupMinTerms && len(b) >= dupMinTerms
-	disjoint := measurable && overlap(a, b) < DupTextOverlap
-	otherDay := dayOf(e.c) != "" && dayOf(c) != "" && dayOf(e.c) != dayOf(c)
-	if sameSource(e.c.SourceFile, c.SourceFile) {
-		return otherDay && (disjoint || !measurable)
+	if dayOf(e.c) != "" && dayOf(c) != "" && dayOf(e.c) != dayOf(c) {
+		return true
 	}
-	return disjoint || !measurable && otherDay
+	a, b := f.termsOf(e), textTerms(f.an, c)
+	if len(a) < dupMinTerms || len(b) < dupMinTerms {
+		return !strings.EqualFold(strings.Join(strings.Fields(e.c.Title), " "), strings.Join(strings.Fields(c.Title), " "))
+	}
+	return overlap(a, b) < DupTextOverlap
 }
 
 // sameDay reports whether two cases are of one known day.

@@ -186,6 +186,16 @@ func TestDedupeRevisedFile(t *testing.T) {
 	if err != nil || len(keep) != 1 || keep[0].ID != nextWeek.ID || len(dups) != 0 {
 		t.Errorf("the file reused on another day: %v %+v %+v", err, keep, dups)
 	}
+	// A wiki page with one address ("Current incident") reused for
+	// another incident: the same source URL, another day and other words.
+	page := dupCase("acme-2024-03-12-eeeeee", "Acme", "2024-03-12", "https://wiki.acme.test/current", dupText)
+	page.Format, page.SourceFile = "html", "current.html"
+	nextPage := dupCase("acme-2024-03-19-ffffff", "Acme", "2024-03-19", "https://wiki.acme.test/current", "The search index stopped refreshing after a schema change and results went stale for six hours.")
+	nextPage.Format, nextPage.SourceFile = "html", "current.html"
+	keep, dups, err = Dedupe(ctx, []*incident.Incident{nextPage}, storedIDs{page.ID: page}, Policy{Derived: map[string]bool{nextPage.ID: true}})
+	if err != nil || len(keep) != 1 || keep[0].ID != nextPage.ID || len(dups) == 1 && dups[0].Revised {
+		t.Errorf("a page of one address reused: %v %+v %+v", err, keep, dups)
+	}
 	for name, tc := range map[string]struct {
 		batch []*incident.Incident
 		p     Policy
@@ -267,9 +277,21 @@ func TestDedupeFileNameClash(t *testing.T) {
 		t.Errorf("the same path, another day's postmortem: %v", err)
 	}
 	rewritten := reused
-	rewritten.Date = a.Date
+	rewritten.Date, rewritten.Narrative = a.Date, "Rewritten: "+a.Narrative
 	if _, _, err := Dedupe(ctx, []*incident.Incident{&rewritten}, stored, Policy{FileNamed: named}); err != nil {
 		t.Errorf("the same path rewritten on its day: %v", err)
+	}
+	// A recurrence in like words on another day, from another file, is
+	// another postmortem too; so is a short one under another title.
+	recurrence := *a
+	recurrence.SourceFile, recurrence.Date = "b/outage.md", "2024-06-11"
+	if _, _, err := Dedupe(ctx, []*incident.Incident{&recurrence}, stored, Policy{FileNamed: named}); incident.KindOf(err) != incident.ErrDuplicate {
+		t.Errorf("a recurrence on another day: %v", err)
+	}
+	shortTitle := dupCase("outage", "Acme", "2024-05-02", "", "Payments down.")
+	shortTitle.SourceFile, shortTitle.Title = "c/outage.md", "Payment outage"
+	if _, _, err := Dedupe(ctx, []*incident.Incident{shortTitle}, storedIDs{"outage": func() *incident.Incident { c := *a; c.Narrative, c.Title = "Login failed.", "Login outage"; return &c }()}, Policy{FileNamed: named}); incident.KindOf(err) != incident.ErrDuplicate {
+		t.Errorf("a short postmortem of the same day under another title: %v", err)
 	}
 	// A relative and an absolute name of one file are one file.
 	if abs, err := filepath.Abs(a.SourceFile); err == nil {
