@@ -218,7 +218,7 @@ func clashError(c, known *incident.Incident) error {
 	}
 	return inputError(incident.ErrDuplicate, c.SourceFile, 0,
 		"case id %s comes from the file name and is already %s imported from %s, another postmortem: importing this file would overwrite it", c.ID, what, known.SourceFile).
-		WithField("id").WithHint("give this file an id: line in its front matter, or import it with --id-prefix; if it is the same postmortem, moved and rewritten, import it with --replace")
+		WithField("id").WithHint("give this file an id: line in its front matter, or import it with --id-prefix; if it is the same postmortem (moved, rewritten, or its date corrected), import it with --replace")
 }
 
 // mergeInto merges d into the case of entry e: the batch's version when
