@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"incidents/data/incident"
+	"incidents/similarity"
 )
 
 // The merging half of duplicate detection: the batch walked in order, each
@@ -77,8 +79,8 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 		if e := f.byID[c.ID]; e != nil && e.known {
 			var d Duplicate
 			switch {
-			case !p.Replace && p.FileNamed[c.ID] && f.nameClash(e, c):
-				refused = append(refused, clashError(c, e.c))
+			case !p.Replace && p.FileNamed[c.ID] && f.nameClash(e, c) != nil:
+				refused = append(refused, clashError(c, e.c, f.nameClash(e, c)))
 				continue
 			case e.c.ID != c.ID && !p.KeepSeparate && p.Derived[c.ID] && files.ownFile(e, c) && !has(inBatch, e.c.ID):
 				// Its own file again (its id an alias since an earlier
@@ -162,28 +164,41 @@ func (f *dupFinder) sameText(e *dupEntry, c *incident.Incident) bool {
 	return overlap(f.termsOf(e), textTerms(f.an, c)) >= DupTextOverlap
 }
 
-// nameClash reports whether c, whose id is known (a stored case's id or
-// alias) and was derived from its file's name (Policy.FileNamed), is in
-// truth another postmortem that got that id: it tells of another day, or
-// in other words (less than half of the distinctive words shared), or,
-// too short to compare, under another title. Wherever the file lies: two
-// folders' outage.md imported each from its own folder have one name, and
-// a file reused for the next incident has one path. The same postmortem
-// moved, or edited on its day, stays an update; an id the file states is
-// the user's.
-func (f *dupFinder) nameClash(e *dupEntry, c *incident.Incident) bool {
+// nameClash says why c, whose id is known (a stored case's id or alias)
+// and was derived from its file's name (Policy.FileNamed), is in truth
+// another postmortem that got that id, or nil when it is the same one: it
+// is of another organisation, or tells of another day (a day against none
+// too), or in other words (less than half of the distinctive words
+// shared), or, too short to compare, under another title. Wherever the
+// file lies: two folders' outage.md imported each from its own folder
+// have one name, and a file reused for the next incident has one path.
+// The same postmortem moved, or edited on its day, stays an update; an id
+// the file states is the user's.
+func (f *dupFinder) nameClash(e *dupEntry, c *incident.Incident) *clash {
 	if e.c.SourceFile == "" || c.SourceFile == "" {
-		return false
+		return nil
 	}
-	if dayOf(e.c) != "" && dayOf(c) != "" && dayOf(e.c) != dayOf(c) {
-		return true
+	if a, b := similarity.OrgIdentity(e.c.Org), similarity.OrgIdentity(c.Org); a != "" && b != "" && a != b {
+		return &clash{what: "organisation", was: e.c.Org, now: c.Org}
 	}
-	a, b := f.termsOf(e), textTerms(f.an, c)
-	if len(a) < dupMinTerms || len(b) < dupMinTerms {
-		return !strings.EqualFold(strings.Join(strings.Fields(e.c.Title), " "), strings.Join(strings.Fields(c.Title), " "))
+	if a, b := dayOf(e.c), dayOf(c); a != b {
+		return &clash{what: "date", was: orNone(a), now: orNone(b)}
 	}
-	return overlap(a, b) < DupTextOverlap
+	ta, tb := f.termsOf(e), textTerms(f.an, c)
+	if len(ta) < dupMinTerms || len(tb) < dupMinTerms {
+		if !strings.EqualFold(strings.Join(strings.Fields(e.c.Title), " "), strings.Join(strings.Fields(c.Title), " ")) {
+			return &clash{what: "title", was: e.c.Title, now: c.Title}
+		}
+		return nil
+	}
+	if overlap(ta, tb) < DupTextOverlap {
+		return &clash{what: "text"}
+	}
+	return nil
 }
+
+// clash is what tells a file-name id's two postmortems apart.
+type clash struct{ what, was, now string }
 
 // sameDay reports whether two cases are of one known day.
 func sameDay(a, b *incident.Incident) bool {
@@ -210,15 +225,29 @@ func sameSource(a, b string) bool {
 	return err == nil && os.SameFile(sa, sb)
 }
 
-// clashError refuses c, whose file-name id is the case of another file.
-func clashError(c, known *incident.Incident) error {
+// clashError refuses c, whose file-name id is another postmortem's case,
+// saying what tells them apart and how to import c (or, when it is that
+// postmortem after all, how to correct the stored case first).
+func clashError(c, known *incident.Incident, why *clash) error {
 	what := "the case"
 	if known.ID != c.ID {
 		what = "an alias of case " + known.ID + ","
 	}
+	differs := "shares less than half its words with it"
+	if why.what != "text" {
+		differs = fmt.Sprintf("has another %s (%s; that case: %s)", why.what, why.now, why.was)
+	}
+	hint := "if it is another postmortem, give this file an id: line in its front matter, or import it with --id-prefix"
+	switch why.what {
+	case "date", "title", "organisation":
+		field := map[string]string{"date": "date", "title": "title", "organisation": "org"}[why.what]
+		hint += fmt.Sprintf("; if it is that postmortem with its %s corrected, set it first ('incidents edit %s %s=…') and import again", why.what, known.ID, field)
+	default:
+		hint += "; if it is that postmortem rewritten, import it with --replace (fields edited by hand give way to the file's)"
+	}
 	return inputError(incident.ErrDuplicate, c.SourceFile, 0,
-		"case id %s comes from the file name and is already %s imported from %s, another postmortem: importing this file would overwrite it", c.ID, what, known.SourceFile).
-		WithField("id").WithHint("give this file an id: line in its front matter, or import it with --id-prefix; if it is the same postmortem (moved, rewritten, or its date corrected), import it with --replace")
+		"case id %s comes from the file name and is already %s imported from %s; this file %s, so importing it would overwrite that postmortem", c.ID, what, known.SourceFile, differs).
+		WithField("id").WithHint(hint)
 }
 
 // mergeInto merges d into the case of entry e: the batch's version when

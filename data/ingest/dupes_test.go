@@ -303,6 +303,22 @@ func TestDedupeFileNameClash(t *testing.T) {
 			t.Errorf("an absolute name of the same file, another day: %v", err)
 		}
 	}
+	// Another organisation's report of one outage, in like words, on the
+	// same day; and a recurrence that states no day: other postmortems,
+	// and the refusal says what differs and how to correct the case.
+	globex := *a
+	globex.SourceFile, globex.Org = "globex/outage.md", "Globex"
+	_, _, err = Dedupe(ctx, []*incident.Incident{&globex}, stored, Policy{FileNamed: named})
+	if incident.KindOf(err) != incident.ErrDuplicate || !strings.Contains(err.Error(), "has another organisation (Globex; that case: Acme)") ||
+		!strings.Contains(err.Error(), "incidents edit outage org=") {
+		t.Errorf("another organisation's report: %v", err)
+	}
+	undated := *a
+	undated.SourceFile, undated.Date = "b/outage.md", ""
+	_, _, err = Dedupe(ctx, []*incident.Incident{&undated}, stored, Policy{FileNamed: named})
+	if incident.KindOf(err) != incident.ErrDuplicate || !strings.Contains(err.Error(), "has another date (none given; that case: 2024-05-02)") {
+		t.Errorf("an undated recurrence: %v", err)
+	}
 	// An id that is another case's alias is refused too, not merged into
 	// that case as a duplicate imported again.
 	listed := dupCase("dl-1", "Acme", "2024-05-02", "", dupText)
