@@ -96,9 +96,9 @@ func (b *Batch) Errors() []error {
 func (b *Batch) Refused() error {
 	switch {
 	case !b.keepGoing && (len(b.Bad) > 0 || b.Duplicates != nil):
-		msg := fmt.Sprintf("%d of %d files rejected; nothing was written", b.rejectedFiles(), b.Files)
-		if b.rejectedFiles() == 0 {
-			msg = "the batch was rejected; nothing was written"
+		msg := "the batch was rejected; nothing was written"
+		if n := b.rejectedFiles(); n > 0 {
+			msg = fmt.Sprintf("%d of %d files rejected; nothing was written", n, b.Files)
 		}
 		return &incident.Error{Kind: b.kind(), Msg: msg, Hint: "fix the files listed above, or pass --keep-going to import the good ones"}
 	case len(b.Cases) == 0 && len(b.Bad) > 0:

@@ -213,12 +213,12 @@ func isNumberTerm(s string) bool {
 	return true
 }
 
-// overlap is |a∩b| / min(|a|, |b|); 0 when either has under 8 words (too
-// little text to say).
 // dupMinTerms is the fewest distinctive words a text needs for its
 // overlap with another to be measured.
 const dupMinTerms = 8
 
+// overlap is |a∩b| / min(|a|, |b|); 0 when either has under dupMinTerms
+// words (too little text to say).
 func overlap(a, b map[string]bool) float64 {
 	if len(a) < dupMinTerms || len(b) < dupMinTerms {
 		return 0

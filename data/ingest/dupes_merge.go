@@ -78,9 +78,13 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 	for _, c := range append(updates, others...) {
 		if e := f.byID[c.ID]; e != nil && e.known {
 			var d Duplicate
+			var why *clash
+			if !p.Replace && p.FileNamed[c.ID] {
+				why = f.nameClash(e, c)
+			}
 			switch {
-			case !p.Replace && p.FileNamed[c.ID] && f.nameClash(e, c) != nil:
-				refused = append(refused, clashError(c, e.c, f.nameClash(e, c)))
+			case why != nil:
+				refused = append(refused, clashError(c, e.c, why))
 				continue
 			case e.c.ID != c.ID && !p.KeepSeparate && p.Derived[c.ID] && files.ownFile(e, c) && !has(inBatch, e.c.ID):
 				// Its own file again (its id an alias since an earlier

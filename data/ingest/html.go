@@ -231,10 +231,9 @@ func stripSiteSuffix(t, site string) string {
 		return t
 	}
 	suffix := strings.TrimSpace(t[best+len(sep):])
-	if strings.TrimSpace(sep) == "-" || strings.TrimSpace(sep) == "–" || strings.TrimSpace(sep) == "—" {
-		if !strings.EqualFold(suffix, strings.TrimSpace(site)) && !namelike(suffix) {
-			return t
-		}
+	dash := strings.ContainsAny(sep, "-–—")
+	if dash && !strings.EqualFold(suffix, strings.TrimSpace(site)) && !namelike(suffix) {
+		return t
 	}
 	return t[:best]
 }

@@ -266,8 +266,9 @@ func parseRawText(in Input) (*Result, error) {
 	}
 	c.TimeZone = tl.zone
 	tl.fill(c)
-	if m := idLine.FindStringSubmatch(text); m != nil {
-		c.ID = m[1]
+	stated := idLine.FindStringSubmatch(text)
+	if stated != nil {
+		c.ID = stated[1]
 	} else if c.Date != "" {
 		c.ID = fmt.Sprintf("%s-%s-%s", orgSlug, c.Date, shortHash(in.Data, 6))
 	} else {
@@ -284,7 +285,7 @@ func parseRawText(in Input) (*Result, error) {
 	for _, w := range tl.warnings {
 		notes = append(notes, c.ID+": "+w)
 	}
-	return &Result{Incidents: []*incident.Incident{c}, Notes: notes, Lines: []int{1}, Derived: []bool{idLine.FindStringSubmatch(text) == nil}}, nil
+	return &Result{Incidents: []*incident.Incident{c}, Notes: notes, Lines: []int{1}, Derived: []bool{stated == nil}}, nil
 }
 
 // readRawSections gives c the summary, root cause and action items its
