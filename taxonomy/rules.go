@@ -298,9 +298,11 @@ func (v *Vocab) CombineEvidence(f incident.Facet, ps []Passage, ev []map[string]
 
 // matchLower returns 1 when a pattern of t matches the sentence s (lower
 // is s lower-cased) as asserted, the hedge factor when only hedged matches
-// exist, and 0 otherwise.
+// exist, and 0 otherwise. A match that overlaps one of the term's Except
+// phrases does not count.
 func matchLower(t *Term, s, lower string) float64 {
 	best := 0.0
+	var excepts [][]int // the Except phrases' spans, found on the first match
 	for i, re := range t.res {
 		if need := t.need[i]; need != nil && !containsAny(lower, need) {
 			continue
@@ -310,13 +312,17 @@ func matchLower(t *Term, s, lower string) float64 {
 		if first == nil {
 			continue
 		}
-		switch PolarityAt(s, first[0], first[1]) {
-		case Asserted:
-			return 1
-		case Hedged:
-			best = math.Max(best, hedgeFactor)
+		if excepts == nil {
+			excepts = exceptSpans(t, s)
 		}
-		for _, loc := range re.FindAllStringIndex(s, -1)[1:] {
+		locs := [][]int{first}
+		if len(excepts) > 0 || PolarityAt(s, first[0], first[1]) != Asserted {
+			locs = re.FindAllStringIndex(s, -1)
+		}
+		for _, loc := range locs {
+			if overlapsAny(loc, excepts) {
+				continue
+			}
 			switch PolarityAt(s, loc[0], loc[1]) {
 			case Asserted:
 				return 1
@@ -326,6 +332,26 @@ func matchLower(t *Term, s, lower string) float64 {
 		}
 	}
 	return best
+}
+
+// exceptSpans returns the spans of t's Except phrases in s (an empty,
+// non-nil slice when there are none).
+func exceptSpans(t *Term, s string) [][]int {
+	out := [][]int{}
+	for _, re := range t.except {
+		out = append(out, re.FindAllStringIndex(s, -1)...)
+	}
+	return out
+}
+
+// overlapsAny reports whether the span loc overlaps one of spans.
+func overlapsAny(loc []int, spans [][]int) bool {
+	for _, x := range spans {
+		if loc[0] < x[1] && x[0] < loc[1] {
+			return true
+		}
+	}
+	return false
 }
 
 func containsAny(s string, subs []string) bool {

@@ -66,6 +66,7 @@ func TestSections(t *testing.T) {
 		{"bare known heading", "Detection\nEngineers were paged.", "detection: Engineers were paged."},
 		{"bare unknown line stays", "Impact:\nGoogle Kubernetes Engine\nClusters were slow.", "impact: Google Kubernetes Engine / Clusters were slow."},
 		{"inline label", "It began at noon.\nRoot cause: a bad deploy.\nThen it ended.", "body: It began at noon. | cause: a bad deploy. | body: Then it ended."},
+		{"SRE book template labels", "**Impact:** Queries lost.\n\n**Root Causes:** Cascading failure and a resource leak.\n**Trigger**: Latent bug.\n\n__Resolution:__ Added capacity.", "impact: Queries lost. | cause: Cascading failure and a resource leak. | trigger: Latent bug. | remediation: Added capacity."},
 		{"unknown heading ends a section", "## Root cause\nA bug.\n## Appendix\nNumbers.", "cause: A bug. | body: ## Appendix / Numbers."},
 		{"deeper unknown heading keeps it", "## Root cause\nA bug.\n### The parser\nIt crashed.", "cause: A bug. / ### The parser / It crashed."},
 		{"long colon line is not a heading", "The following services were affected by this outage in the region:\n- EC2", "body: The following services were affected by this outage in the region: / - EC2"},

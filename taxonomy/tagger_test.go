@@ -349,3 +349,37 @@ func TestHardwareFaultNeedsAnEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestExceptPhrases: a phrase that looks like a term without being it (an
+// expiry still ahead or averted, a queue or a battery that drains) does not
+// tag it, while the term's own phrases in the same sentence still do.
+func TestExceptPhrases(t *testing.T) {
+	v := Default()
+	for _, c := range []struct {
+		facet incident.Facet
+		term  string
+		text  string
+		want  bool
+	}{
+		{incident.Trigger, "certificate-expiry", "The monitor warned that the certificate expires in 7 days.", false},
+		{incident.Trigger, "certificate-expiry", "The certificate will expire on Friday.", false},
+		{incident.Trigger, "certificate-expiry", "We renewed the certificate before it expired.", false},
+		{incident.Trigger, "certificate-expiry", "The certificate expiry warning went to a dead mailbox.", false},
+		{incident.Trigger, "certificate-expiry", "The certificate expiry warning went to a dead mailbox, and the cert expired.", true},
+		{incident.Trigger, "certificate-expiry", "The intermediate certificate expired at 00:00 UTC.", true},
+		{incident.RootCause, "time/expired-certificate", "The TLS certificate is due to expire next month.", false},
+		{incident.RootCause, "time/expired-certificate", "An expired certificate on the gateway broke every handshake.", true},
+		{incident.Remediation, "traffic-drain", "By 15:40 the backlog drained and latency was normal.", false},
+		{incident.Remediation, "traffic-drain", "The queues were still draining an hour later.", false},
+		{incident.Remediation, "traffic-drain", "The UPS batteries drained before the generators started.", false},
+		{incident.Remediation, "traffic-drain", "We drained the zone and the backlog drained soon after.", true},
+		{incident.Remediation, "traffic-drain", "Engineers drained traffic from the affected region.", true},
+		{incident.RootCause, "software-defect/resource-leak", "A resource leak when searches failed exhausted the servers.", true},
+	} {
+		in := &incident.Incident{ID: "x", Narrative: c.text}
+		_, got := v.RuleScores(in, c.facet)[c.term]
+		if got != c.want {
+			t.Errorf("%s %q: %s %v, want %v", c.facet, c.text, c.term, got, c.want)
+		}
+	}
+}

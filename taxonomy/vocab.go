@@ -28,11 +28,17 @@ type Term struct {
 	Weight float64 `yaml:"weight" json:"weight,omitempty"`
 	// Overrides lists terms of the same facet that this term supersedes
 	// when its patterns match ("overload/ddos" overrides "security").
-	Overrides []string       `yaml:"overrides" json:"overrides,omitempty"`
-	Facet     incident.Facet `yaml:"-" json:"facet"`
+	Overrides []string `yaml:"overrides" json:"overrides,omitempty"`
+	// Except lists phrases that look like the term without being it: a
+	// pattern match that overlaps one of them does not count ("the
+	// certificate expires in 7 days" is no expired certificate, "the
+	// backlog drained" no traffic drain).
+	Except []string       `yaml:"except" json:"except,omitempty"`
+	Facet  incident.Facet `yaml:"-" json:"facet"`
 
-	res  []*regexp.Regexp // compiled Patterns, case-insensitive
-	need [][]string       // per pattern: lower-case strings one of which a match contains (nil: none known)
+	res    []*regexp.Regexp // compiled Patterns, case-insensitive
+	need   [][]string       // per pattern: lower-case strings one of which a match contains (nil: none known)
+	except []*regexp.Regexp // compiled Except, case-insensitive
 }
 
 // Class returns the top-level term id: "hardware" for "hardware/power".
@@ -124,6 +130,14 @@ func Parse(b []byte) (*Vocab, error) {
 				}
 				t.res = append(t.res, re)
 				t.need = append(t.need, needles("(?i)"+p))
+			}
+			t.except = t.except[:0]
+			for _, p := range t.Except {
+				re, err := regexp.Compile("(?i)" + p)
+				if err != nil {
+					return nil, fmt.Errorf("vocabulary: term %s/%s: except %q: %w", f.ID, t.ID, p, err)
+				}
+				t.except = append(t.except, re)
 			}
 			ids[t.ID] = t
 		}

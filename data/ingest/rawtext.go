@@ -91,8 +91,9 @@ func plainNote(name, s string) bool {
 }
 
 // orgMarkers is the organisation heuristic: an org is named when the text
-// mentions one of its markers; the org with most mentions wins, and
-// "unknown" is used when none is mentioned.
+// mentions one of its markers other than as a product its writers use
+// (countAuthorWord); the org with most mentions wins, and "unknown" is used
+// when none is mentioned.
 var orgMarkers = []struct {
 	org, slug string
 	markers   []string
@@ -113,7 +114,7 @@ func guessOrg(s string) (org, slugName string) {
 	for i, o := range orgMarkers {
 		n := 0
 		for _, m := range o.markers {
-			n += countWord(s, m)
+			n += countAuthorWord(s, m)
 		}
 		if n > bestN {
 			best, bestN = i, n
@@ -123,24 +124,6 @@ func guessOrg(s string) (org, slugName string) {
 		return "unknown", "raw"
 	}
 	return orgMarkers[best].org, orgMarkers[best].slug
-}
-
-// countWord counts occurrences of w in s not inside a longer word.
-func countWord(s, w string) int {
-	n := 0
-	for i := 0; ; {
-		j := strings.Index(s[i:], w)
-		if j < 0 {
-			return n
-		}
-		a, b := i+j, i+j+len(w)
-		before, _ := utf8.DecodeLastRuneInString(s[:a])
-		after, _ := utf8.DecodeRuneInString(s[b:])
-		if (a == 0 || !isWordRune(before)) && (b == len(s) || !isWordRune(after)) {
-			n++
-		}
-		i = b
-	}
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
