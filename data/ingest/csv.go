@@ -387,12 +387,13 @@ func parseCSV(in Input) (*Result, error) {
 			skipped[why] = append(skipped[why], key)
 			continue
 		}
-		c, err := p.row(r, rec, line)
+		c, derived, err := p.row(r, rec, line)
 		if err != nil {
 			return nil, err
 		}
 		res.Incidents = append(res.Incidents, c)
 		res.Lines = append(res.Lines, line)
+		res.Derived = append(res.Derived, derived)
 	}
 	if rows == 0 {
 		return nil, inputError(incident.ErrEmpty, in.Name, 0, "the file has a header row and no incidents").

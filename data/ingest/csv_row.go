@@ -98,9 +98,24 @@ func clip(s string) string {
 	return s
 }
 
-// row turns one record into a case.
-func (p *csvPlan) row(r *csv.Reader, rec []string, line int) (*incident.Incident, error) {
+// row turns one record into a case; derived says its id was derived from
+// its content (the file gives it none).
+func (p *csvPlan) row(r *csv.Reader, rec []string, line int) (c *incident.Incident, derived bool, err error) {
 	w := &csvRow{p: p, r: r, rec: rec, line: line, loc: p.loc, zone: p.zone}
+	c, err = w.incident()
+	if err != nil {
+		return nil, false, err
+	}
+	derived = w.id(c)
+	if err := w.lists(c); err != nil {
+		return nil, false, err
+	}
+	return c, derived, nil
+}
+
+// incident reads the row's fields but its id and lists.
+func (w *csvRow) incident() (*incident.Incident, error) {
+	p := w.p
 	c := &incident.Incident{Format: csvFormat, SourceFile: p.name}
 	if err := w.oneValue(); err != nil {
 		return nil, err
@@ -132,10 +147,6 @@ func (p *csvPlan) row(r *csv.Reader, rec []string, line int) (*incident.Incident
 		return nil, err
 	}
 	w.textTimeline(c)
-	w.id(c)
-	if err := w.lists(c); err != nil {
-		return nil, err
-	}
 	return c, nil
 }
 
@@ -167,14 +178,16 @@ func (w *csvRow) rootCause(c *incident.Incident) {
 }
 
 // id is the id cell (lower-cased by some presets) behind the prefix, or
-// one derived from the organisation, the date and the row's content.
-func (w *csvRow) id(c *incident.Incident) {
+// one derived from the organisation, the date and the row's content
+// (derived: a corrected row gets another id, and the batch policy tells it
+// is the row imported before, rowRevisions).
+func (w *csvRow) id(c *incident.Incident) (derived bool) {
 	id := w.text("id")
 	if w.p.preset.LowerID {
 		id = strings.ToLower(id)
 	}
 	id = strings.Trim(idUnsafe.ReplaceAllString(id, "-"), "-._:")
-	if id == "" {
+	if derived = id == ""; derived {
 		id = slugOf(c.Org)
 		if c.Date != "" {
 			id += "-" + c.Date
@@ -188,6 +201,7 @@ func (w *csvRow) id(c *incident.Incident) {
 		id = id[:incident.MaxIDLen]
 	}
 	c.ID = id
+	return derived
 }
 
 // zonedLayouts are the layouts with an offset that exports write besides

@@ -65,17 +65,17 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 	var refused []error
 	keep := make([]*incident.Incident, 0, len(cases))
 	inBatch := map[string]int{} // id -> position in keep
-	// Updates of stored cases first: a duplicate met before its case's
-	// update in the batch then merges into that update.
-	var updates, others []*incident.Incident
-	for _, c := range cases {
-		if e := f.byID[c.ID]; e != nil && e.known && e.c.ID == c.ID {
-			updates = append(updates, c)
-		} else {
-			others = append(others, c)
+	rows := rowRevisions(f, cases, ids, p)
+	for _, c := range updatesFirst(f, cases, rows) {
+		if e := rows[c.ID]; e != nil && !has(inBatch, e.c.ID) {
+			// A row of a table, corrected since it was imported: an
+			// update of the case it was imported as (rowRevisions).
+			var d Duplicate
+			keep, d = f.revise(keep, inBatch, e, c)
+			d.Evidence = RowRevisionEvidence
+			dups = append(dups, d)
+			continue
 		}
-	}
-	for _, c := range append(updates, others...) {
 		if e := f.byID[c.ID]; e != nil && e.known {
 			var d Duplicate
 			var why *clash
@@ -150,6 +150,25 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 		keep = f.mergeInto(ctx, keep, inBatch, e, c)
 	}
 	return keep, dups, refused
+}
+
+// updatesFirst orders a batch: the updates of stored cases by id, then the
+// rows that revise a stored case (rows, rowRevisions), then the others. A
+// duplicate met before its case's update in the batch then merges into
+// that update, and a row's stored case joins the batch as the row's.
+func updatesFirst(f *dupFinder, cases []*incident.Incident, rows map[string]*dupEntry) []*incident.Incident {
+	var updates, revised, others []*incident.Incident
+	for _, c := range cases {
+		switch e := f.byID[c.ID]; {
+		case e != nil && e.known && e.c.ID == c.ID:
+			updates = append(updates, c)
+		case rows[c.ID] != nil:
+			revised = append(revised, c)
+		default:
+			others = append(others, c)
+		}
+	}
+	return append(append(updates, revised...), others...)
 }
 
 // revise stores c, read from its stored case's own file changed since, as

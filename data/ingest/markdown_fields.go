@@ -53,13 +53,20 @@ func (f *fmFields) parse(line int, key, s string) (stamp, error) {
 
 // zoneNote says how the times written without a zone were read.
 func (f *fmFields) zoneNote() string {
-	if len(f.zoneless) == 0 {
+	return zonelessNote(f.zoneless, f.loc, f.zone)
+}
+
+// zonelessNote says how the times of keys, written without a zone, were
+// read: in loc (named zone), or as UTC when loc is nil ("" without keys).
+// Front-matter times and a page's Date property (dateProperty) say it so.
+func zonelessNote(keys []string, loc *time.Location, zone string) string {
+	if len(keys) == 0 {
 		return ""
 	}
-	if f.loc == nil {
-		return strings.Join(f.zoneless, ", ") + " written without a time zone: read as UTC (pass --tz ZONE to read them in another zone)"
+	if loc == nil {
+		return strings.Join(keys, ", ") + " written without a time zone: read as UTC (pass --tz ZONE to read them in another zone)"
 	}
-	return strings.Join(f.zoneless, ", ") + " written without a time zone: read in " + f.zone
+	return strings.Join(keys, ", ") + " written without a time zone: read in " + zone
 }
 
 // fieldSources lists, for each case field, the keys it is read from in

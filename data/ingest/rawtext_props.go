@@ -1,6 +1,9 @@
 package ingest
 
-import "regexp"
+import (
+	"regexp"
+	"time"
+)
 
 // severityLine is the severity a postmortem's header or property table
 // states: "Severity: SEV-1", "| Severity | SEV2 |" (Notion), "Severity
@@ -15,4 +18,102 @@ func statedSeverity(text string) string {
 		return m[1]
 	}
 	return ""
+}
+
+// dateProperty is the Date property of a page exported from Notion as
+// Markdown (or a Word or Confluence table row read as text): "Date:
+// October 3, 2024 1:30 AM", with the zone Notion adds when one is set
+// ("1:30 AM (UTC)"), a range ("October 3, 2024 1:30 AM → October 3, 2024
+// 3:05 AM"; its end's day may be left out, "→ 3:05 AM"), a property-table
+// row ("| Date | October 3, 2024 1:30 AM |"), a bold label ("**Date:**
+// …") or the row of Notion's HTML export as the page's text reads it
+// ("Date @October 3, 2024 1:30 AM"). The whole line must be the property:
+// a date followed by anything else is not read here (findDay still dates
+// the case by it).
+var dateProperty = regexp.MustCompile(`(?im)^[ \t]*(?:[-•][ \t]+)?[|* \t]*Date(?:[* \t]*[:|][* \t]*|[ \t]+)@?` +
+	`(?P<day1>` + spanDay + `)(?:,?[ \t]+(?P<clock1>\d{1,2}:\d{2})[ \t]*(?P<ampm1>[AaPp]\.?[Mm]\.?)?)?[ \t]*(?:\(?(?P<zone1>` + zoneRE + `)\)?)?` +
+	`(?:[ \t]*(?:→|->|–|—)[ \t]*@?(?:(?P<day2>` + spanDay + `),?[ \t]*)?(?:(?P<clock2>\d{1,2}:\d{2})[ \t]*(?P<ampm2>[AaPp]\.?[Mm]\.?)?)?[ \t]*(?:\(?(?P<zone2>` + zoneRE + `)\)?)?)?` +
+	`[* \t]*\|?[ \t]*\r?$`)
+
+// propertyTimes are the start and end a Date property gave, and the note
+// to write when they were read in an assumed zone (kept only while the
+// timeline keeps them: propertyNote).
+type propertyTimes struct {
+	start, end *time.Time
+	note       string
+}
+
+// fromDateProperty gives the timeline the start and end of the page's
+// Date property (dateProperty) where the text's own timeline (its start
+// and end lines, windows, sentences and stamped entries, which all come
+// first) left them unknown. The property's time is read in the zone it
+// states, else in the zone the text states for its times, else in --tz,
+// else as UTC: the rule of every clock time the text writes without a
+// zone; when neither the property nor the text states one, the note says
+// so as it does for front-matter times (zonelessNote). An end without
+// its day is on the start's day, or the next when it is earlier (past
+// midnight); an end without a zone takes the start's.
+func (tl *timeline) fromDateProperty(text string) {
+	if tl.start != nil && tl.resolved != nil {
+		return
+	}
+	m := dateProperty.FindStringSubmatch(text)
+	if m == nil {
+		return
+	}
+	g := func(name string) string { return m[dateProperty.SubexpIndex(name)] }
+	zone1, zone2 := writtenZone(g("zone1")), writtenZone(g("zone2"))
+	if zone1 == "" {
+		zone1 = zone2
+	}
+	if zone2 == "" {
+		zone2 = zone1
+	}
+	assumed := tl.assumed
+	var p propertyTimes
+	if g("clock1") != "" {
+		p.start = tl.at(g("day1"), g("clock1"), g("ampm1"), zone1)
+	}
+	if g("clock2") != "" {
+		p.end = tl.propertyEnd(g("day1"), g("day2"), g("clock2"), g("ampm2"), zone2, p.start)
+	}
+	if p.start == nil && p.end == nil {
+		return
+	}
+	if zone1 == "" && assumed {
+		p.note = zonelessNote([]string{"Date"}, tl.def, tl.defZone)
+	}
+	if tl.start == nil && p.start != nil && (tl.resolved == nil || !tl.resolved.Before(*p.start)) {
+		tl.start = p.start // not after an end the text states: that end is kept
+	}
+	if tl.resolved == nil && p.end != nil && (tl.start == nil || !p.end.Before(*tl.start)) {
+		tl.resolved = p.end
+	}
+	tl.property = p
+}
+
+// propertyEnd is the end of a Date property's range: on its own day, else
+// on the start's (the next day when that puts it before the start).
+func (tl *timeline) propertyEnd(day1, day2, clock, ampm, zone string, start *time.Time) *time.Time {
+	if day2 != "" {
+		return tl.at(day2, clock, ampm, zone)
+	}
+	end := tl.at(day1, clock, ampm, zone)
+	if end != nil && start != nil && end.Before(*start) {
+		next := end.AddDate(0, 0, 1)
+		end = &next
+	}
+	return end
+}
+
+// propertyNote adds the Date property's zone note when the timeline kept
+// a time the property gave.
+func (tl *timeline) propertyNote() {
+	p := tl.property
+	if p.note == "" {
+		return
+	}
+	if (p.start != nil && tl.start == p.start) || (p.end != nil && tl.resolved == p.end) {
+		tl.warnings = append(tl.warnings, p.note)
+	}
 }

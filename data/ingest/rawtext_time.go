@@ -58,6 +58,12 @@ type timeline struct {
 	// today is the day the text's "today" means (an email's sent day; zero
 	// when unknown): a window no date precedes takes it.
 	today civil
+	// assumed: no zone is stated, so times without one are read in def
+	// (--tz, named defZone), or as UTC when def is nil.
+	assumed  bool
+	def      *time.Location
+	defZone  string
+	property propertyTimes // what a page's Date property gave
 }
 
 // The timeline of running text is read by one function, readTimeline,
@@ -95,7 +101,7 @@ func readTimelineOn(name, text string, def *time.Location, defZone, day string) 
 // today"): a window no date precedes takes that day.
 func readTimelineToday(name, text string, def *time.Location, defZone, day string, today civil) (*timeline, error) {
 	text = plainGermanClocks(plainFrenchClocks(plainISOStamps(text)))
-	tl := &timeline{entryDay: day, today: today}
+	tl := &timeline{entryDay: day, today: today, def: def, defZone: defZone}
 	switch {
 	case allTimesZone.MatchString(text):
 		tl.zone = allTimesZone.FindStringSubmatch(text)[1]
@@ -106,7 +112,7 @@ func readTimelineToday(name, text string, def *time.Location, defZone, day strin
 	}
 	var ok bool
 	if tl.loc, ok = zoneLocation(tl.zone); !ok {
-		tl.loc, tl.zone = time.UTC, ""
+		tl.loc, tl.zone, tl.assumed = time.UTC, "", true
 		if def != nil {
 			tl.loc, tl.zone = def, defZone
 		}
@@ -154,18 +160,17 @@ func readTimelineToday(name, text string, def *time.Location, defZone, day strin
 		}
 	}
 	tl.detectedAt(text)
-	if tl.resolved == nil {
-		var m []string
-		for _, re := range []*regexp.Regexp{resolvedRE, resolvedLine, restoredRE, atRestoredRE} {
-			if m = re.FindStringSubmatch(text); m != nil {
-				break
-			}
-		}
-		if m != nil && tl.start != nil {
-			tl.resolved = tl.stamp(m[1], tl.start.In(tl.loc).Format("2006-01-02"))
+	tl.resolvedFromPhrase(text)
+	tl.timelineEntries(text)
+	if hadStart := tl.start != nil; !hadStart || tl.resolved == nil {
+		// A page's Date property is read last: a time the text's own
+		// timeline states comes first. An end phrase, read only once a
+		// start is known, is read again on the property's start.
+		tl.fromDateProperty(text)
+		if !hadStart {
+			tl.resolvedFromPhrase(text)
 		}
 	}
-	tl.timelineEntries(text)
 	if tl.start != nil && tl.resolved != nil && tl.resolved.Before(*tl.start) && (!startFromLine || endLineNo == 0) {
 		// Read from sentences, one of the two is another event's time
 		// ("deployed on 2024-10-01 at 14:00 …; resolved at 02:20"): neither
@@ -184,7 +189,23 @@ func readTimelineToday(name, text string, def *time.Location, defZone, day strin
 	} else if c, _, ok := findDay(text); ok {
 		tl.date = c.String()
 	}
+	tl.propertyNote()
 	return tl, nil
+}
+
+// resolvedFromPhrase reads the end a phrase states ("resolved at 02:20",
+// "Resolved: 02:20 UTC", "service was restored at …") on the start's day,
+// when the end is unknown and the start known.
+func (tl *timeline) resolvedFromPhrase(text string) {
+	if tl.resolved != nil || tl.start == nil {
+		return
+	}
+	for _, re := range []*regexp.Regexp{resolvedRE, resolvedLine, restoredRE, atRestoredRE} {
+		if m := re.FindStringSubmatch(text); m != nil {
+			tl.resolved = tl.stamp(m[1], tl.start.In(tl.loc).Format("2006-01-02"))
+			return
+		}
+	}
 }
 
 // stamp reads "14 Jun 2022 06:56", "2022-06-14 17:43 US/Pacific" or a bare
@@ -216,7 +237,7 @@ func (tl *timeline) at(dateText, clock, ampm, zone string) *time.Time {
 		if l, ok := zoneLocation(zone); ok {
 			loc = l
 			if tl.zone == "" {
-				tl.zone, tl.loc = zone, l
+				tl.zone, tl.loc, tl.assumed = zone, l, false
 			}
 		}
 	}

@@ -34,7 +34,7 @@ func (tl *timeline) timelineEntries(text string) {
 	if tl.zone == "" {
 		if m := timelineZone.FindStringSubmatch(text); m != nil {
 			if l, ok := zoneLocation(m[1]); ok {
-				tl.zone, tl.loc = m[1], l
+				tl.zone, tl.loc, tl.assumed = m[1], l, false
 			}
 		}
 	}

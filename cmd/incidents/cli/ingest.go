@@ -340,6 +340,8 @@ func printDups(app *App, dups []ingest.Duplicate, again map[string]bool, perFile
 		}
 		shown++
 		switch {
+		case d.Revised && d.Evidence == ingest.RowRevisionEvidence:
+			fmt.Fprintf(app.Stderr, "%s: a corrected row of a file imported before, as %s, which now takes what the row gives (%s becomes an alias; --keep-separate to store it on its own)\n", d.ID, d.Of, d.ID)
 		case d.Revised:
 			fmt.Fprintf(app.Stderr, "%s: its file was imported before as %s, which now takes what the file gives (%s becomes an alias; --keep-separate to store it on its own)\n", d.ID, d.Of, d.ID)
 		case d.Possible:

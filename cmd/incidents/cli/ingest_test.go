@@ -265,6 +265,50 @@ func TestIngestEditedNote(t *testing.T) {
 	}
 }
 
+// TestIngestCorrectedCSVRow: a CSV export without an id column, one row
+// corrected (its text and TTR) and imported again, updates that row's case
+// and says so in the words of a row; a row added later is a new case.
+func TestIngestCorrectedCSVRow(t *testing.T) {
+	db := tempDB(t)
+	file := filepath.Join(t.TempDir(), "incidents.csv")
+	head := "title,org,date,start,ttr_minutes,summary\n"
+	rows := []string{
+		"Checkout API returned errors,Acme,2024-03-12,2024-03-12T09:14:00Z,48,The payments database ran out of disk after the WAL archive job had failed silently for six days; checkout requests returned HTTP 500.\n",
+		"Search results went stale,Acme,2024-03-12,2024-03-12T15:00:00Z,90,The search index stopped refreshing after a schema change and results went stale for hours until the indexer was restarted.\n",
+		"Login failed for SSO users,Acme,2024-04-02,2024-04-02T07:30:00Z,25,An expired SAML signing certificate made every single sign-on login fail until the certificate was rotated by hand.\n",
+	}
+	write := func(rs ...string) {
+		if err := os.WriteFile(file, []byte(head+strings.Join(rs, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(rows...)
+	mustRun(t, "--db", db, "ingest", file)
+	first := listCases(t, db)
+	if len(first) != 3 {
+		t.Fatalf("first import: %d cases", len(first))
+	}
+	corrected := strings.NewReplacer(",48,", ",78,", "six days", "nine days").Replace(rows[0])
+	write(corrected, rows[1], rows[2])
+	_, errOut := mustRun(t, "--db", db, "ingest", file)
+	if !strings.Contains(errOut, "0 new, 1 updated, 2 unchanged") || !strings.Contains(errOut, "a corrected row of a file imported before, as ") {
+		t.Fatalf("the corrected row is not reported as an update of its case:\n%s", errOut)
+	}
+	now := listCases(t, db)
+	if len(now) != 3 {
+		t.Fatalf("after the correction: %d cases, want 3", len(now))
+	}
+	for _, c := range now {
+		if strings.HasPrefix(c.Title, "Checkout") && (c.TTR == nil || c.TTR.Minutes != 78) {
+			t.Fatalf("the corrected case: %+v", c)
+		}
+	}
+	write(corrected, rows[1], rows[2], "Webhooks delayed,Acme,2024-04-20,2024-04-20T11:00:00Z,30,The webhook queue backed up behind a slow consumer.\n")
+	if _, errOut = mustRun(t, "--db", db, "ingest", file); !strings.Contains(errOut, "1 new, 0 updated, 3 unchanged") {
+		t.Fatalf("a row added to the file:\n%s", errOut)
+	}
+}
+
 // TestIngestFileNameClash: a Markdown file named after another folder's
 // postmortem (two folders' outage.md, no id in the front matter) is refused
 // naming both files, and nothing is written; with --keep-going only that
