@@ -112,13 +112,13 @@ func (p Polarity) String() string {
 }
 
 // Negation cues that deny what follows them within the same clause.
-var preNegation = regexp.MustCompile(`(?i)\b(not|no|never|neither|nor|without|cannot|can't|wasn't|weren't|isn't|aren't|didn't|doesn't|don't|hadn't|hasn't|haven't|rather than|instead of|instead|ruled out|rule out|unrelated to|free of|absence of|lack of evidence)\b`)
+var preNegation = regexp.MustCompile(`(?i)\b(not|no|never|neither|nor|without|cannot|can't|wasn't|weren't|isn't|aren't|didn't|doesn't|don't|hadn't|hasn't|haven't|rather than|instead of|instead|ruled out|rule out|unrelated to|free of|absence of|lack of evidence|unlike)\b`)
 
 // Negation cues that deny what came before them ("X was ruled out").
 var postNegation = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,3}?((was|were|is|are|has been|have been|had been)\s+(ruled out|excluded|not\b|never\b|unrelated|eliminated)|(wasn't|weren't|isn't|aren't|wasn’t|weren’t|isn’t|aren’t)\b)|^\W*(\w+\W+){0,2}?(played no|had no|has no)\s+(part|role|effect|impact)`)
 
 // Hedge cues that weaken what follows them within the clause.
-var hedgeCue = regexp.MustCompile(`(?i)\b(may|might|could have|possibly|possible|perhaps|likely|unlikely|probably|suspect(ed|s)?|appear(s|ed)? to|seem(s|ed)? to|we believe|believed to|potential(ly)?|hypothes[ie]s|if)\b`)
+var hedgeCue = regexp.MustCompile(`(?i)\b(may|might|could have|possibly|possible|perhaps|likely|unlikely|probably|suspect(ed|s)?|appear(s|ed)? to|seem(s|ed)? to|we believe|believed to|potential(ly)?|hypothes[ie]s|if|look(s|ed)? like)\b`)
 
 // reportingVerb ends a text whose negation reaches over a following "that".
 var reportingVerb = regexp.MustCompile(`(?i)\b(evidence|indication|sign|signs|believe|think|suggest|suggests|say|shows?|found)\s*$`)
@@ -128,7 +128,7 @@ var reportingVerb = regexp.MustCompile(`(?i)\b(evidence|indication|sign|signs|be
 var postHedge = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,3}?((is|was|are|were|remains?|seems?|appears?)\s+(suspected|believed|thought|likely|possible|possibly|probably|unconfirmed|unverified|a hypothesis)|(may|might|could)\s+(have\s+)?(been|played|contributed|caused))\b`)
 
 // Clause breaks end the scope of a cue.
-var clauseBreak = regexp.MustCompile(`(?i)[,;:()]|\s[–—-]\s|\b(but|however|although|though|whereas|yet|which|that|because|since|when|while|after|before|until|so|and then|instead it)\b`)
+var clauseBreak = regexp.MustCompile(`(?i)[,;()]|:(\D|$)|\s[–—-]\s|\b(but|however|although|though|whereas|yet|which|that|because|since|when|while|after|before|until|so|and then|instead it)\b`)
 
 // PolarityAt says how the sentence states the phrase at s[start:end]: cues
 // are looked for before the phrase back to the previous clause break (at

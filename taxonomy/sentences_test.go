@@ -55,6 +55,10 @@ func TestPolarity(t *testing.T) {
 		{"A bad BGP configuration caused it.", "bad BGP configuration", Asserted},
 		{"A memory leak may have played a part.", "memory leak", Hedged},
 		{"A memory leak caused it, and load may have risen.", "memory leak", Asserted},
+		{"Unlike the DDoS attack we mitigated in November, this one was a deploy.", "DDoS attack", Negated},
+		{"We ruled out the 09:00 config push early on.", "config push", Negated},
+		{"At 09:00: the config push went out.", "config push", Asserted},
+		{"It looked like a memory leak at first.", "memory leak", Hedged},
 	} {
 		i := strings.Index(c.sentence, c.phrase)
 		if i < 0 {

@@ -351,8 +351,11 @@ func TestHardwareFaultNeedsAnEvent(t *testing.T) {
 }
 
 // TestExceptPhrases: a phrase that looks like a term without being it (an
-// expiry still ahead or averted, a queue or a battery that drains) does not
-// tag it, while the term's own phrases in the same sentence still do.
+// expiry still ahead or averted, a queue or a battery that drains, an action
+// considered and not taken, a card network, a log volume, a host name) does
+// not tag it, while the term's own phrases still do; and phrases the
+// vocabulary once missed (a resource leak, expired credentials, ECC errors,
+// daylight saving) now tag their term.
 func TestExceptPhrases(t *testing.T) {
 	v := Default()
 	for _, c := range []struct {
@@ -375,6 +378,33 @@ func TestExceptPhrases(t *testing.T) {
 		{incident.Remediation, "traffic-drain", "We drained the zone and the backlog drained soon after.", true},
 		{incident.Remediation, "traffic-drain", "Engineers drained traffic from the affected region.", true},
 		{incident.RootCause, "software-defect/resource-leak", "A resource leak when searches failed exhausted the servers.", true},
+		{incident.Remediation, "failover", "Failing over to the replica was discussed but judged pointless.", false},
+		{incident.Remediation, "failover", "We failed over to the standby region at 10:40.", true},
+		{incident.Remediation, "rollback", "We considered rolling back the release and decided against it.", false},
+		{incident.Remediation, "rollback", "Rolling back the release was rejected as too slow.", false},
+		{incident.Remediation, "rollback", "We rolled back the release at 10:12.", true},
+		{incident.Trigger, "failover", "The instances failed over to the other zone as designed.", false},
+		{incident.Symptom, "partial-outage", "100% of logins failed for 20 minutes.", false},
+		{incident.Symptom, "partial-outage", "About 30% of logins failed for 20 minutes.", true},
+		{incident.Component, "network", "Payments through one card network were declined.", false},
+		{incident.Component, "network", "A network partition split the cluster.", true},
+		{incident.Component, "storage", "Log volume went up 25 times after the change.", false},
+		{incident.Component, "storage", "The data volume filled up.", true},
+		{incident.Component, "database", "Resolvers sent 5 DNS queries per lookup.", false},
+		{incident.Component, "database", "Slow queries piled up on the primary.", true},
+		{incident.Component, "api", "Calls to api.payments-vendor.com timed out.", false},
+		{incident.Component, "api", "The public API returned errors.", true},
+		{incident.RootCause, "dependency", "Calls to api.payments-vendor.com timed out.", false},
+		{incident.Detection, "automated-alert", "Alert on more than one successful charge per invoice.", false},
+		{incident.Detection, "automated-alert", "An alert fired at 10:02.", true},
+		{incident.Remediation, "manual-fix", "The job polls a fixed set of zones.", false},
+		{incident.Remediation, "traffic-drain", "Someone mistakenly drained the healthy zone.", false},
+		{incident.Trigger, "traffic-spike", "Update the DNS record sets before the cutover.", false},
+		{incident.Trigger, "traffic-spike", "Record traffic on launch day overwhelmed the frontends.", true},
+		{incident.Trigger, "config-push", "A feature flag change enabled the new path for everyone.", true},
+		{incident.Trigger, "certificate-expiry", "The service account credentials expired overnight.", true},
+		{incident.RootCause, "hardware", "Uncorrectable ECC errors on one host corrupted the index.", true},
+		{incident.RootCause, "time/clock", "When the clocks went back for daylight saving, the job ran twice.", true},
 	} {
 		in := &incident.Incident{ID: "x", Narrative: c.text}
 		_, got := v.RuleScores(in, c.facet)[c.term]
