@@ -62,13 +62,7 @@ func (tl *timeline) fromDateProperty(text string) {
 		return
 	}
 	g := func(name string) string { return m[dateProperty.SubexpIndex(name)] }
-	zone1, zone2 := writtenZone(g("zone1")), writtenZone(g("zone2"))
-	if zone1 == "" {
-		zone1 = zone2
-	}
-	if zone2 == "" {
-		zone2 = zone1
-	}
+	zone1, zone2 := spanZones(g("zone1"), g("zone2"))
 	assumed := tl.assumed
 	var p propertyTimes
 	if g("clock1") != "" {

@@ -26,17 +26,24 @@ func (tl *timeline) fromDatedSpan(text string) {
 		return
 	}
 	g := func(name string) string { return m[datedSpan.SubexpIndex(name)] }
-	zone1, zone2 := writtenZone(g("zone1")), writtenZone(g("zone2"))
-	if zone1 == "" {
-		zone1 = zone2
-	}
-	if zone2 == "" {
-		zone2 = zone1
-	}
+	zone1, zone2 := spanZones(g("zone1"), g("zone2"))
 	start := tl.at(g("day1"), g("clock1"), g("ampm1"), zone1)
 	end := tl.at(g("day2"), g("clock2"), g("ampm2"), zone2)
 	if start == nil || end == nil {
 		return
 	}
 	tl.start, tl.resolved = start, end
+}
+
+// spanZones returns the zones written at the two ends of a window, an end
+// without one taking the other's.
+func spanZones(a, b string) (string, string) {
+	za, zb := writtenZone(a), writtenZone(b)
+	if za == "" {
+		za = zb
+	}
+	if zb == "" {
+		zb = za
+	}
+	return za, zb
 }
