@@ -223,11 +223,42 @@ func (v *Vocab) TermEvidence(f incident.Facet, ps []Passage) []map[string]float6
 			}
 		}
 		for id, c := range matched {
+			if v.startOrResponse(id) && !p.readsAs(f) {
+				delete(matched, id)
+				continue
+			}
 			matched[id] = math.Min(0.99, c*ruleBase*p.Weight*v.Term(f, id).Weight)
 		}
 		out[i] = matched
 	}
 	return out
+}
+
+// startOrResponse reports whether term id names an action that can be
+// either what started an incident or what ended it (a failover: a term of
+// both the trigger and the remediation facet).
+func (v *Vocab) startOrResponse(id string) bool {
+	return v.Term(incident.Trigger, id) != nil && v.Term(incident.Remediation, id) != nil
+}
+
+// readsAs reports whether an action named in the passage reads as facet
+// f: as the trigger only where the passage states the trigger (its own
+// section or a trigger cue), as the remediation anywhere else; other
+// facets as always. "We failed over to the standby" is the response,
+// "the incident was triggered when the primary failed over" the start.
+func (p Passage) readsAs(f incident.Facet) bool {
+	statesTrigger := p.Role == RoleTrigger
+	if !statesTrigger {
+		w, _ := cueWeight(incident.Trigger, p.Text)
+		statesTrigger = w > 0
+	}
+	switch f {
+	case incident.Trigger:
+		return statesTrigger
+	case incident.Remediation:
+		return !statesTrigger
+	}
+	return true
 }
 
 // CombineEvidence turns per-passage term evidence into one score per term:

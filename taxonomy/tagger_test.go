@@ -413,3 +413,31 @@ func TestExceptPhrases(t *testing.T) {
 		}
 	}
 }
+
+// TestFailoverTriggerNeedsTriggerStatement: a failover, which is a
+// remediation as often as a trigger, is a trigger only where a sentence
+// states the trigger (its own section or a trigger cue); elsewhere it is
+// the response.
+func TestFailoverTriggerNeedsTriggerStatement(t *testing.T) {
+	tg := Shipped()
+	for _, c := range []struct {
+		text                 string
+		trigger, remediation bool
+	}{
+		{"Errors rose at 10:02. We failed over to the standby region at 10:40 and errors stopped.", false, true},
+		{"The incident was triggered when the primary database failed over to a replica with a stale configuration.", true, false},
+		{"## Trigger\n\nAn automatic failover of the Redis primary.\n\n## Resolution\n\nWe restarted the clients.", true, false},
+	} {
+		var trig, rem bool
+		for _, tag := range tg.Tag(&incident.Incident{ID: "x", Title: "Checkout errors", Narrative: c.text}) {
+			if tag.Term != "failover" {
+				continue
+			}
+			trig = trig || tag.Facet == incident.Trigger
+			rem = rem || tag.Facet == incident.Remediation
+		}
+		if trig != c.trigger || rem != c.remediation {
+			t.Errorf("%q: failover trigger %v, remediation %v; want %v, %v", c.text, trig, rem, c.trigger, c.remediation)
+		}
+	}
+}
