@@ -305,6 +305,9 @@ func rawTextTitle(summary string, secs []rawSection, lines []string, subject str
 	if h := labelledTitle(lines); h != "" {
 		return h
 	}
+	if h := titleLine(lines); h != "" {
+		return h
+	}
 	return rawTitle(summary, secs)
 }
 
@@ -332,7 +335,7 @@ func rawNote(c *incident.Incident, tl *timeline, org string, unnamed, email bool
 
 // noteTitle is the text of a note's first heading when it is a "#"
 // heading of at least three words that opens the text and is not a
-// generic one ("Incident Report").
+// generic one ("Incident Report"), without a date closing it.
 func noteTitle(secs []rawSection) string {
 	if len(secs) < 2 || len(secs[0].paras) > 0 || !secs[1].markdown {
 		return ""
@@ -341,7 +344,7 @@ func noteTitle(secs []rawSection) string {
 	if len(strings.Fields(h)) < 3 || genericHeading[strings.ToLower(h)] {
 		return ""
 	}
-	return shorten(h, maxTitle)
+	return shorten(withoutClosingDate(h), maxTitle)
 }
 
 // labelLine is a first line that labels the text and names the incident:

@@ -1,0 +1,73 @@
+package ingest
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"incidents/taxonomy"
+)
+
+// A note a team writes for itself usually opens with a line that names the
+// incident ("pg-orders-01 went read-only, 2025-04-15") before its labelled
+// summary ("TL;DR: WAL piled up on the primary because …"). That line is
+// the title the writer chose: it wins over the summary's first sentence.
+
+var (
+	// titleLineDate is a date closing a title line, with what separates
+	// it: "— 2025-04-15", ", 2025-04-15", " (2025-08-19)".
+	titleLineDate = regexp.MustCompile(`(?i)\s*(?:[,–—-]\s*|\()(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?\d{4}-\d{2}-\d{2}\)?$`)
+	// incidentNumber is a line that only numbers the incident ("Google
+	// Compute Engine Incident #16007"): the summary says more.
+	incidentNumber = regexp.MustCompile(`(?i)\bincident\s*(?:#|no\.?|number)?\s*\d+\s*$`)
+)
+
+// Bounds of a title line, in words.
+const (
+	titleLineMinWords = 3
+	titleLineMaxWords = 15
+)
+
+// titleLine returns the text's first line when it reads as a title: a
+// paragraph of its own (a blank line or the end after it), of 3 to 15
+// words, not ending as a sentence or a label does, and neither a section
+// heading, a generic one ("Incident Report"), a list item nor a bare
+// incident number. A date closing it is left out (withoutClosingDate).
+func titleLine(lines []string) string {
+	first, next := -1, ""
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			first = i
+			if i+1 < len(lines) {
+				next = strings.TrimSpace(lines[i+1])
+			}
+			break
+		}
+	}
+	if first < 0 || next != "" {
+		return ""
+	}
+	t := strings.TrimSpace(lines[first])
+	n := len(strings.Fields(t))
+	if n < titleLineMinWords || n > titleLineMaxWords || len(t) > maxTitle || strings.ContainsAny(t[len(t)-1:], ".!?:;,") {
+		return ""
+	}
+	if _, heading := taxonomy.HeadingRole(t); heading && n <= 4 || genericHeading[strings.ToLower(t)] ||
+		bulletLine.MatchString(t) || incidentNumber.MatchString(t) || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") {
+		return ""
+	}
+	t = withoutClosingDate(t)
+	if w := strings.Fields(t)[0]; strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
+		t = upperFirst(t) // "double charges …", not "pg-orders-01 …"
+	}
+	return t
+}
+
+// withoutClosingDate is a title without the date that closes it, when
+// enough words are left to name the incident (the case has its date).
+func withoutClosingDate(t string) string {
+	if d := titleLineDate.ReplaceAllString(t, ""); len(strings.Fields(d)) >= titleLineMinWords {
+		return d
+	}
+	return t
+}
