@@ -274,6 +274,11 @@ func TestStartAndEndPhrases(t *testing.T) {
 		{"a window with an en dash", "API gateway returned 502s today (2024-12-02), 09:40–10:05 UTC. Rolled back.", "2024-12-02T09:40:00Z", "2024-12-02T10:05:00Z"},
 		{"a window with a hyphen", "On 2024-12-02 the API gateway returned 502s, 09:40-10:05 UTC.", "2024-12-02T09:40:00Z", "2024-12-02T10:05:00Z"},
 		{"a dash window needs its zone", "On 2024-12-02 the office hours 09:40-10:05 were moved.", "", ""},
+		// The date after the window, as providers write it.
+		{"window then its date", "Between 08:52 and 10:37 UTC on March 11, 2025, customers saw TLS handshake failures.", "2025-03-11T08:52:00Z", "2025-03-11T10:37:00Z"},
+		{"window then weekday and date", "From 13:15 to 15:40 UTC on Wednesday, 6 August 2025 uploads failed.", "2025-08-06T13:15:00Z", "2025-08-06T15:40:00Z"},
+		{"the date after beats one before", "On 2025-01-02 we shipped the agent. Between 03:47 and 06:20 UTC on 2025-01-28 jobs stalled.", "2025-01-28T03:47:00Z", "2025-01-28T06:20:00Z"},
+		{"a later date is not the window's", "Between 03:47 and 06:20 UTC jobs stalled, as they had before the release of January 28, 2025.", "", ""},
 		// Steps on the way are no end.
 		{"paged, not resolved until", begin + "At 01:35 UTC the on-call engineer was paged, but the issue was not resolved until 03:10 UTC.", "2024-10-03T01:30:00Z", ""},
 		{"database restored from backup", begin + "At 02:00 UTC the database was restored from backup. Customers saw errors until 04:00 UTC.", "2024-10-03T01:30:00Z", ""},

@@ -255,7 +255,8 @@ func (tl *timeline) at(dateText, clock, ampm, zone string) *time.Time {
 }
 
 // fromSpan reads "On 5 April 2017 from 01:13 to 01:35 PDT": the window and
-// the last date written before it.
+// the date written right after it ("between 08:52 and 10:37 UTC on March
+// 11, 2025"), else the last date written before it.
 func (tl *timeline) fromSpan(text string) {
 	loc := spanPattern.FindStringSubmatchIndex(text)
 	if loc == nil {
@@ -270,7 +271,10 @@ func (tl *timeline) fromSpan(text string) {
 			m[i] = text[loc[2*i]:loc[2*i+1]]
 		}
 	}
-	day, ok := lastDayBefore(text, loc[0])
+	day, ok := dayRightAfter(text, loc[1])
+	if !ok {
+		day, ok = lastDayBefore(text, loc[0])
+	}
 	if !ok && tl.today.y != 0 {
 		day, ok = tl.today, true
 	}
@@ -284,6 +288,33 @@ func (tl *timeline) fromSpan(text string) {
 		r := tl.resolved.AddDate(0, 0, 1)
 		tl.resolved = &r
 	}
+}
+
+// dayAfterWindow is what may stand between a window and its date: "on",
+// a comma, the weekday ("… UTC on Tuesday, March 11, 2025").
+var dayAfterWindow = regexp.MustCompile(`(?i)^\s*,?\s*(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?`)
+
+// dayRightAfter returns the full date written right after byte offset i
+// (past dayAfterWindow), or ok false.
+func dayRightAfter(text string, i int) (civil, bool) {
+	rest := text[i:min(len(text), i+64)]
+	p := dayAfterWindow.FindStringIndex(rest)[1]
+	c, end, ok := findDay(rest[p:])
+	// The first date of the rest must open it: a date is at most about
+	// 20 characters ("September 30, 2025").
+	if !ok || end > 22 || !startsDate(rest[p:]) {
+		return civil{}, false
+	}
+	return c, true
+}
+
+// startsDate reports whether s opens with a digit or a month's name.
+func startsDate(s string) bool {
+	w := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '.' })
+	if len(w) == 0 {
+		return false
+	}
+	return w[0][0] >= '0' && w[0][0] <= '9' || monthNum(w[0]) > 0
 }
 
 // detectedAt reads "engineers were alerted … on Tuesday, 14 June 2022, at
