@@ -80,9 +80,16 @@ func (tl *timeline) timelineEntries(text string) {
 	}
 }
 
+// entryDisorder is how far, in minutes, an entry's clock may go back from
+// the entry before it without passing midnight: entries a minute or two
+// out of order ("16:02:10 new primary up", then "16:02 alert fires"), or
+// an impact window stated before the timeline, are not the next day.
+const entryDisorder = 60
+
 // entryTime is the time of one entry: its own date, else the last date
 // written before the timeline (a day later for each time the clock went
-// back, past midnight); its own zone or offset, else the timeline's.
+// back by more than entryDisorder, past midnight); its own zone or offset,
+// else the timeline's.
 func (tl *timeline) entryTime(text string, lineOff int, m []string, day *string, shift, prev *int) *time.Time {
 	hh, mm, err := parseClock(m[2], m[3])
 	if err != nil {
@@ -101,7 +108,7 @@ func (tl *timeline) entryTime(text string, lineOff int, m []string, day *string,
 				return nil
 			}
 		}
-		if mins := hh*60 + mm; *prev >= 0 && mins < *prev {
+		if mins := hh*60 + mm; *prev >= 0 && *prev-mins > entryDisorder {
 			*shift++
 		}
 		*prev = hh*60 + mm

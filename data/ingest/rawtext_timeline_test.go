@@ -32,6 +32,9 @@ func TestTimelineEntries(t *testing.T) {
 			"- 2024-11-18T10:05:00Z indexing consumer lag begins to grow\n- 2024-11-18T12:40:00Z a support ticket reports stale prices; incident declared\n" +
 			"- 2024-11-18T14:20:00Z lag back under 1 minute; resolved\n",
 			time.Date(2024, 11, 18, 10, 5, 0, 0, time.UTC), time.Date(2024, 11, 18, 12, 40, 0, 0, time.UTC), time.Date(2024, 11, 18, 14, 20, 0, 0, time.UTC)},
+		{"entries a minute out of order are one day", "# API brownout\n\n**Date:** 2025-11-04\n\n## Impact\n\n- 16:02–16:45 UTC: 60–80% of API requests failed.\n\n## Timeline (UTC)\n\n" +
+			"- 16:01:40 Redis fails over to the replica.\n- 16:02:10 New primary accepting connections.\n- 16:02 API error rate alert fires (PagerDuty).\n- 16:45 Error rate back to normal.\n",
+			time.Date(2025, 11, 4, 16, 2, 0, 0, time.UTC), time.Date(2025, 11, 4, 16, 2, 0, 0, time.UTC), time.Date(2025, 11, 4, 16, 45, 0, 0, time.UTC)},
 		{"alert before any impact entry", "Checkout latency spike on 2024-09-30.\n\nTimeline (times in ET):\n9:02 AM - migration deployed\n" +
 			"9:15 AM - p99 checkout latency alert fires\n9:40 AM - DB CPU at 100%, replicas lagging\n10:05 AM - widget disabled, latency recovers\n",
 			time.Time{}, time.Date(2024, 9, 30, 9, 15, 0, 0, ny), time.Date(2024, 9, 30, 10, 5, 0, 0, ny)},
