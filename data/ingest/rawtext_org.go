@@ -29,8 +29,9 @@ var (
 	}
 )
 
-// countAuthorWord counts the mentions of w in s (not inside a longer word)
-// that do not read as the writers' use of a vendor's product.
+// countAuthorWord counts the mentions of w in s (not inside a longer word
+// or an identifier: AWS_PROFILE is no mention of AWS) that do not read as
+// the writers' use of a vendor's product.
 func countAuthorWord(s, w string) int {
 	n := 0
 	for i := 0; ; {
@@ -41,7 +42,7 @@ func countAuthorWord(s, w string) int {
 		a, b := i+j, i+j+len(w)
 		before, _ := utf8.DecodeLastRuneInString(s[:a])
 		after, _ := utf8.DecodeRuneInString(s[b:])
-		if (a == 0 || !isWordRune(before)) && (b == len(s) || !isWordRune(after)) &&
+		if (a == 0 || !isNameRune(before)) && (b == len(s) || !isNameRune(after)) &&
 			!usedAfter[strings.ToLower(wordBefore(s[:a]))] && !usedBefore[strings.ToLower(wordAfter(s[b:]))] {
 			n++
 		}
@@ -69,3 +70,6 @@ func wordAfter(s string) string {
 	}
 	return s
 }
+
+// isNameRune is a rune of a word or an identifier.
+func isNameRune(r rune) bool { return isWordRune(r) || r == '_' }

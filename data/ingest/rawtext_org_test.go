@@ -16,6 +16,7 @@ func TestGuessOrgLeavesOutVendorsInUse(t *testing.T) {
 		{"A Google Cloud load balancer change broke ingress for our AWS account's traffic; Google Cloud rolled it back.", "Google Cloud"},
 		{"Amazon S3 in us-east-1 returned errors.", "Amazon Web Services"},
 		{"Our edge nodes—Cloudflare's own—dropped traffic.", "Cloudflare"},
+		{"The script ran with AWS_PROFILE=prod and deleted the bucket's objects.", "unknown"},
 	} {
 		if got, _ := guessOrg(c.text); got != c.want {
 			t.Errorf("guessOrg(%q) = %q, want %q", c.text, got, c.want)
