@@ -115,17 +115,17 @@ func (p Polarity) String() string {
 var preNegation = regexp.MustCompile(`(?i)\b(not|no|never|neither|nor|without|cannot|can't|wasn't|weren't|isn't|aren't|didn't|doesn't|don't|hadn't|hasn't|haven't|rather than|instead of|instead|ruled out|rule out|unrelated to|free of|absence of|lack of evidence|unlike)\b`)
 
 // Negation cues that deny what came before them ("X was ruled out").
-var postNegation = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,3}?((was|were|is|are|has been|have been|had been)\s+(ruled out|excluded|not\b|never\b|unrelated|eliminated)|(wasn't|weren't|isn't|aren't|wasn’t|weren’t|isn’t|aren’t)\b)|^\W*(\w+\W+){0,2}?(played no|had no|has no)\s+(part|role|effect|impact)`)
+var postNegation = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,3}?((was|were|is|are|has been|have been|had been)\s+(ruled out|excluded|not\b|never\b|unrelated|eliminated)|(wasn't|weren't|isn't|aren't|wasn’t|weren’t|isn’t|aren’t)\b)|^\W*(\w+\W+){0,2}?(played no|had no|has no)\s+(part|role|effect|impact|issues?|problems?|errors?|incidents?)|^\W*(\w+\W+){0,2}?(didn't|did not|didn’t|never)\s+(happen(ed)?|occur(red)?|take place|took place|kick(ed)? in|trigger(ed)?|start(ed)?|fire[sd]?)\b`)
 
 // Hedge cues that weaken what follows them within the clause.
-var hedgeCue = regexp.MustCompile(`(?i)\b(may|might|could have|possibly|possible|perhaps|likely|unlikely|probably|suspect(ed|s)?|appear(s|ed)? to|seem(s|ed)? to|we believe|believed to|potential(ly)?|hypothes[ie]s|if|look(s|ed)? like)\b`)
+var hedgeCue = regexp.MustCompile(`(?i)\b(may|might|could have|possibly|possible|perhaps|likely|unlikely|probably|suspect(ed|s)?|appear(s|ed)? to|seem(s|ed)? to|we believe|believed to|potential(ly)?|hypothes[ie]s|theor(y|ies)|suspicion|red herring|would have|would've|if|look(s|ed)? like)\b`)
 
 // reportingVerb ends a text whose negation reaches over a following "that".
-var reportingVerb = regexp.MustCompile(`(?i)\b(evidence|indication|sign|signs|believe|think|suggest|suggests|say|shows?|found)\s*$`)
+var reportingVerb = regexp.MustCompile(`(?i)\b(evidence|indication|sign|signs|believe|think|suggest|suggests|say|shows?|found|hypothes[ie]s|theory|suspicion|possibility)\W*$`)
 
 // Hedge cues that weaken what came before them ("X is suspected", "X may
 // have contributed").
-var postHedge = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,3}?((is|was|are|were|remains?|seems?|appears?)\s+(suspected|believed|thought|likely|possible|possibly|probably|unconfirmed|unverified|a hypothesis)|(may|might|could)\s+(have\s+)?(been|played|contributed|caused))\b`)
+var postHedge = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,3}?((is|was|are|were|remains?|seems?|appears?)\s+(suspected|believed|thought|likely|possible|possibly|probably|unconfirmed|unverified|a hypothesis)|(may|might|could)\s+(have\s+)?(been|played|contributed|caused)|would\s+have)\b`)
 
 // Clause breaks end the scope of a cue.
 var clauseBreak = regexp.MustCompile(`(?i)[,;()]|:(\D|$)|\s[–—-]\s|\b(but|however|although|though|whereas|yet|which|that|because|since|when|while|after|before|until|so|and then|instead it)\b`)
@@ -141,6 +141,9 @@ func PolarityAt(s string, start, end int) Polarity {
 		// "no evidence that X", "we do not believe that X": the cue
 		// reaches over "that".
 		if strings.EqualFold(before[l[0]:l[1]], "that") && reportingVerb.MatchString(before[:l[0]]) {
+			continue
+		}
+		if strings.HasPrefix(before[l[0]:l[1]], ":") && len(strings.Fields(labelText(before[:l[0]]))) <= 3 {
 			continue
 		}
 		before = before[l[1]:]
@@ -166,4 +169,12 @@ func PolarityAt(s string, start, end int) Polarity {
 		return Hedged
 	}
 	return Asserted
+}
+
+// labelText is the text since the previous clause break or line start.
+func labelText(s string) string {
+	if locs := clauseBreak.FindAllStringIndex(s, -1); len(locs) > 0 {
+		return s[locs[len(locs)-1][1]:]
+	}
+	return s
 }

@@ -59,6 +59,11 @@ func TestPolarity(t *testing.T) {
 		{"We ruled out the 09:00 config push early on.", "config push", Negated},
 		{"At 09:00: the config push went out.", "config push", Asserted},
 		{"It looked like a memory leak at first.", "memory leak", Hedged},
+		{"Second theory: connection pool exhaustion on the API hosts.", "connection pool exhaustion", Hedged},
+		{"A DNS failover would have taken longer.", "DNS failover", Hedged},
+		{"The automatic failover didn't happen.", "automatic failover", Negated},
+		{"Our payment provider had no issues that day.", "payment provider", Negated},
+		{"The failover happened at 10:02.", "failover", Asserted},
 	} {
 		i := strings.Index(c.sentence, c.phrase)
 		if i < 0 {

@@ -405,6 +405,22 @@ func TestExceptPhrases(t *testing.T) {
 		{incident.Trigger, "certificate-expiry", "The service account credentials expired overnight.", true},
 		{incident.RootCause, "hardware", "Uncorrectable ECC errors on one host corrupted the index.", true},
 		{incident.RootCause, "time/clock", "When the clocks went back for daylight saving, the job ran twice.", true},
+		{incident.Symptom, "partial-outage", "2.1% of renewals were charged twice.", false},
+		{incident.Symptom, "partial-outage", "12% of API calls failed with 503.", true},
+		{incident.Component, "database", "The Aurora Pro plan sold out in minutes.", false},
+		{incident.Component, "database", "The Aurora PostgreSQL cluster ran out of connections.", true},
+		{incident.Component, "storage", "Friday order volume was twice the usual.", false},
+		{incident.Component, "auth", "Card authorisations were declined at the acquirer.", false},
+		{incident.Component, "auth", "SSO logins failed for every tenant.", true},
+		{incident.Detection, "automated-alert", "Our monitoring had no check for replication slots.", false},
+		{incident.Detection, "automated-alert", "The error rate stayed below the alert threshold for an hour.", false},
+		{incident.Detection, "automated-alert", "NET-339: alert on interface error counters.", false},
+		{incident.Detection, "customer-report", "Customers opened support tickets about missing invoices.", true},
+		{incident.Remediation, "rollback", "A full rollback of the release was discussed but not needed.", false},
+		{incident.Remediation, "config-revert", "We set the rollout percentage back to 10%.", true},
+		{incident.Remediation, "capacity-add", "The publish quota was raised to 5,000 per minute.", true},
+		{incident.Remediation, "feature-flag", "The flag was turned off at 16:14.", true},
+		{incident.Remediation, "data-restore", "We replayed the missing writes from the WAL archive.", true},
 	} {
 		in := &incident.Incident{ID: "x", Narrative: c.text}
 		_, got := v.RuleScores(in, c.facet)[c.term]
