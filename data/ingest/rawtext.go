@@ -349,7 +349,7 @@ func noteTitle(secs []rawSection) string {
 
 // labelLine is a first line that labels the text and names the incident:
 // "Incident report: VPN concentrator failure", "Postmortem – queue stalled".
-var labelLine = regexp.MustCompile(`(?i)^(?:post[- ]?mortem|post[- ]incident review|incident(?: report| review)?|outage(?: report)?)\s*[:–—]\s*(\S.{3,150})$`)
+var labelLine = regexp.MustCompile(`(?i)^(?:post[- ]?mortem|post[- ]incident review|incident(?: report| review)?|outage(?: report)?|subject)\s*[:–—]\s*(\S.{3,150})$`)
 
 // labelledTitle is the text after the label of the text's first line, or
 // "" when the first line is no such label.

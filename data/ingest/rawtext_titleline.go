@@ -17,6 +17,10 @@ var (
 	// titleLineDate is a date closing a title line, with what separates
 	// it: "— 2025-04-15", ", 2025-04-15", " (2025-08-19)".
 	titleLineDate = regexp.MustCompile(`(?i)\s*(?:[,–—-]\s*|\()(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?\d{4}-\d{2}-\d{2}\)?$`)
+	// metadataLine is a line of a ticket's or a template's properties
+	// ("Status: Closed | Sev 3 | …", "Severity: SEV-2") or a parenthesis
+	// ("(times UTC, 2025-08-19)"), which may follow a title line.
+	metadataLine = regexp.MustCompile(`^(?:[A-Z][\w./-]*(?: [\w./-]+){0,2}:\s+\S|\(.*\)$)`)
 	// incidentNumber is a line that only numbers the incident ("Google
 	// Compute Engine Incident #16007"): the summary says more.
 	incidentNumber = regexp.MustCompile(`(?i)\bincident\s*(?:#|no\.?|number)?\s*\d+\s*$`)
@@ -29,7 +33,8 @@ const (
 )
 
 // titleLine returns the text's first line when it reads as a title: a
-// paragraph of its own (a blank line or the end after it), of 3 to 15
+// paragraph of its own (a blank line, a line of properties or the end
+// after it), of 3 to 15
 // words, not ending as a sentence or a label does, and neither a section
 // heading, a generic one ("Incident Report"), a list item nor a bare
 // incident number. A date closing it is left out (withoutClosingDate).
@@ -44,7 +49,7 @@ func titleLine(lines []string) string {
 			break
 		}
 	}
-	if first < 0 || next != "" {
+	if first < 0 || next != "" && !metadataLine.MatchString(next) {
 		return ""
 	}
 	t := strings.TrimSpace(lines[first])

@@ -24,6 +24,9 @@ func TestTitleLine(t *testing.T) {
 		{"Google Compute Engine Incident #16007\n\nText.", ""},
 		{"pg-orders-01 went read-only at 03:41\nand stayed so for an hour.", ""},
 		{"Two words\n\nText.", ""},
+		{"INC-3310 Intermittent checkout timeouts (faulty NIC on hv-r12-07)\nStatus: Closed | Sev 3 | Opened 2025-10-20 09:00\n\nSummary:", "INC-3310 Intermittent checkout timeouts (faulty NIC on hv-r12-07)"},
+		{"incident #2291 - orders-db primary down, failover didn't happen\n(times UTC, 2025-08-19)\n\n02:13 drive errors", "Incident #2291 - orders-db primary down, failover didn't happen"},
+		{"Orders went down at noon\nbecause the primary failed: it ran out of disk.", ""},
 	} {
 		if got := titleLine(strings.Split(c.text, "\n")); got != c.want {
 			t.Errorf("titleLine(%q) = %q, want %q", c.text, got, c.want)
@@ -37,6 +40,7 @@ func TestTitleLine(t *testing.T) {
 func TestNoteTitleWithoutDate(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"# checkout-api 500s after 4.18.0 deploy — 2025-03-27\n\n**Sev2.** Elevated 500s on POST /checkout for 22 minutes after the deploy.", "checkout-api 500s after 4.18.0 deploy"},
+		{"Subject: Incident summary - checkout errors during the launch (Tue 14 Oct)\n\nHi all,\n\nA summary of what happened during the launch on 2025-10-14, when checkout failed for 20 minutes.", "Incident summary - checkout errors during the launch (Tue 14 Oct)"},
 		{"recs-v2 rollout incident — 2025-09-16\n\nwhat: the feature flag for recs-v2 was set to 100% instead of 10% at 16:02, and the service fell over under the load.", "recs-v2 rollout incident"},
 	} {
 		res := parseOne(t, Input{Name: "note.md", Data: []byte(c.text)}, "rawtext")
