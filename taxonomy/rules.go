@@ -247,11 +247,10 @@ func (v *Vocab) startOrResponse(id string) bool {
 // facets as always. "We failed over to the standby" is the response,
 // "the incident was triggered when the primary failed over" the start.
 func (p Passage) readsAs(f incident.Facet) bool {
-	statesTrigger := p.Role == RoleTrigger
-	if !statesTrigger {
-		w, _ := cueWeight(incident.Trigger, p.Text)
-		statesTrigger = w > 0
-	}
+	// A trigger cue states the start anywhere but in a remediation
+	// section ("we triggered a failover to the standby" is the response).
+	w, _ := cueWeight(incident.Trigger, p.Text)
+	statesTrigger := p.Role == RoleTrigger || p.Role != RoleRemediation && w > 0
 	switch f {
 	case incident.Trigger:
 		return statesTrigger

@@ -115,7 +115,7 @@ func (p Polarity) String() string {
 var preNegation = regexp.MustCompile(`(?i)\b(not|no|never|neither|nor|without|cannot|can't|wasn't|weren't|isn't|aren't|didn't|doesn't|don't|hadn't|hasn't|haven't|rather than|instead of|instead|ruled out|rule out|unrelated to|free of|absence of|lack of evidence|unlike)\b`)
 
 // Negation cues that deny what came before them ("X was ruled out").
-var postNegation = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,3}?((was|were|is|are|has been|have been|had been)\s+(ruled out|excluded|not\b|never\b|unrelated|eliminated)|(wasn't|weren't|isn't|aren't|wasn’t|weren’t|isn’t|aren’t)\b)|^\W*(\w+\W+){0,2}?(played no|had no|has no)\s+(part|role|effect|impact|issues?|problems?|errors?|incidents?)|^\W*(\w+\W+){0,2}?(didn't|did not|didn’t|never)\s+(happen(ed)?|occur(red)?|take place|took place|kick(ed)? in|trigger(ed)?|start(ed)?|fire[sd]?)\b`)
+var postNegation = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,3}?((was|were|is|are|has been|have been|had been)\s+(ruled out|excluded|not\b|never\b|unrelated|eliminated)|(wasn't|weren't|isn't|aren't|wasn’t|weren’t|isn’t|aren’t)\b)|^\W*(\w+\W+){0,2}?(played no|had no|has no)\s+(part|role|effect|impact|issues?|problems?|errors?|incidents?)|^\W*(\w+\W+){0,2}?(didn't|did not|didn’t|never)\s+(happen(ed)?|occur(red)?|take place|took place|kick(ed)? in|trigger(ed)?|fire[sd]?)\b`)
 
 // Hedge cues that weaken what follows them within the clause.
 var hedgeCue = regexp.MustCompile(`(?i)\b(may|might|could have|possibly|possible|perhaps|likely|unlikely|probably|suspect(ed|s)?|appear(s|ed)? to|seem(s|ed)? to|we believe|believed to|potential(ly)?|hypothes[ie]s|theor(y|ies)|suspicion|red herring|would have|would've|if|look(s|ed)? like)\b`)
@@ -143,7 +143,7 @@ func PolarityAt(s string, start, end int) Polarity {
 		if strings.EqualFold(before[l[0]:l[1]], "that") && reportingVerb.MatchString(before[:l[0]]) {
 			continue
 		}
-		if strings.HasPrefix(before[l[0]:l[1]], ":") && len(strings.Fields(labelText(before[:l[0]]))) <= 3 {
+		if strings.HasPrefix(before[l[0]:l[1]], ":") && hedgeLabel(before[:l[0]]) {
 			continue
 		}
 		before = before[l[1]:]
@@ -169,6 +169,15 @@ func PolarityAt(s string, start, end int) Polarity {
 		return Hedged
 	}
 	return Asserted
+}
+
+// hedgeLabel reports whether the text before a colon ends in a short label
+// that hedges what follows it ("Second theory: …", "Suspicion: …"): the
+// label's hedge reaches over the colon. Other labels ("No data loss: …")
+// do not.
+func hedgeLabel(before string) bool {
+	l := labelText(before)
+	return len(strings.Fields(l)) <= 3 && hedgeCue.MatchString(l)
 }
 
 // labelText is the text since the previous clause break or line start.

@@ -64,6 +64,9 @@ func TestPolarity(t *testing.T) {
 		{"The automatic failover didn't happen.", "automatic failover", Negated},
 		{"Our payment provider had no issues that day.", "payment provider", Negated},
 		{"The failover happened at 10:02.", "failover", Asserted},
+		{"No data loss: we restored the table from the backup.", "restored", Asserted},
+		{"The Postgres database did not start after the upgrade.", "Postgres database", Asserted},
+		{"The PagerDuty alert never fired.", "PagerDuty alert", Negated},
 	} {
 		i := strings.Index(c.sentence, c.phrase)
 		if i < 0 {

@@ -395,7 +395,8 @@ func TestExceptPhrases(t *testing.T) {
 		{incident.Component, "api", "Calls to api.payments-vendor.com timed out.", false},
 		{incident.Component, "api", "The public API returned errors.", true},
 		{incident.RootCause, "dependency", "Calls to api.payments-vendor.com timed out.", false},
-		{incident.Detection, "automated-alert", "Alert on more than one successful charge per invoice.", false},
+		{incident.Detection, "automated-alert", "Add an alert on more than one successful charge per invoice.", false},
+		{incident.Detection, "automated-alert", "10:02: Alert on checkout 5xx rate fired.", true},
 		{incident.Detection, "automated-alert", "An alert fired at 10:02.", true},
 		{incident.Remediation, "manual-fix", "The job polls a fixed set of zones.", false},
 		{incident.Remediation, "traffic-drain", "Someone mistakenly drained the healthy zone.", false},
@@ -417,6 +418,7 @@ func TestExceptPhrases(t *testing.T) {
 		{incident.Detection, "automated-alert", "NET-339: alert on interface error counters.", false},
 		{incident.Detection, "customer-report", "Customers opened support tickets about missing invoices.", true},
 		{incident.Remediation, "rollback", "A full rollback of the release was discussed but not needed.", false},
+		{incident.Remediation, "rollback", "We rolled back the release at 10:12; a failover was discussed but not needed.", true},
 		{incident.Remediation, "config-revert", "We set the rollout percentage back to 10%.", true},
 		{incident.Remediation, "capacity-add", "The publish quota was raised to 5,000 per minute.", true},
 		{incident.Remediation, "feature-flag", "The flag was turned off at 16:14.", true},
@@ -443,6 +445,7 @@ func TestFailoverTriggerNeedsTriggerStatement(t *testing.T) {
 		{"Errors rose at 10:02. We failed over to the standby region at 10:40 and errors stopped.", false, true},
 		{"The incident was triggered when the primary database failed over to a replica with a stale configuration.", true, false},
 		{"## Trigger\n\nAn automatic failover of the Redis primary.\n\n## Resolution\n\nWe restarted the clients.", true, false},
+		{"Errors rose at 10:02.\n\n## Resolution\n\nAt 10:40 we triggered a failover to the standby region and errors stopped.", false, true},
 	} {
 		var trig, rem bool
 		for _, tag := range tg.Tag(&incident.Incident{ID: "x", Title: "Checkout errors", Narrative: c.text}) {

@@ -294,7 +294,8 @@ func readRawSections(c *incident.Incident, secs []rawSection) {
 }
 
 // rawTextTitle is an email's Subject, else the note's own heading, else a
-// labelled first line, else the first summary sentence (rawTitle).
+// labelled first line, else a first line that reads as a title
+// (titleLine), else the first summary sentence (rawTitle).
 func rawTextTitle(summary string, secs []rawSection, lines []string, subject string) string {
 	if subject != "" {
 		return shorten(subject, maxTitle)

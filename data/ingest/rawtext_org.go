@@ -16,16 +16,15 @@ var (
 	usedAfter = map[string]bool{
 		"our": true, "my": true, "your": true, "their": true, "via": true, "using": true,
 	}
+	// usedBefore are the nouns of what a customer holds at a vendor, not
+	// of what the vendor serves its users ("Slack messages were delayed",
+	// "AWS accounts could not sign in" are the vendor's own words).
 	usedBefore = map[string]bool{
-		"channel": true, "channels": true, "workspace": true, "workspaces": true,
-		"message": true, "messages": true, "notification": true, "notifications": true,
-		"bot": true, "app": true, "integration": true, "integrations": true,
-		"webhook": true, "webhooks": true, "bucket": true, "buckets": true,
-		"account": true, "accounts": true, "console": true, "bill": true, "billing": true,
-		"quota": true, "quotas": true, "credential": true, "credentials": true,
-		"credits": true, "repo": true, "repos": true, "repository": true,
-		"repositories": true, "token": true, "tokens": true, "subscription": true,
-		"invoice": true, "support": true, "ticket": true, "tickets": true,
+		"channel": true, "channels": true, "bot": true, "app": true,
+		"integration": true, "integrations": true, "webhook": true, "webhooks": true,
+		"bill": true, "billing": true, "quota": true, "quotas": true,
+		"credential": true, "credentials": true, "credits": true,
+		"subscription": true, "invoice": true, "support": true,
 	}
 )
 

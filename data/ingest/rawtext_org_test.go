@@ -17,6 +17,8 @@ func TestGuessOrgLeavesOutVendorsInUse(t *testing.T) {
 		{"Amazon S3 in us-east-1 returned errors.", "Amazon Web Services"},
 		{"Our edge nodes—Cloudflare's own—dropped traffic.", "Cloudflare"},
 		{"The script ran with AWS_PROFILE=prod and deleted the bucket's objects.", "unknown"},
+		{"Some Slack workspaces could not connect and Slack messages were delayed.", "Slack"},
+		{"GitHub repositories were unavailable for 2 hours.", "GitHub"},
 	} {
 		if got, _ := guessOrg(c.text); got != c.want {
 			t.Errorf("guessOrg(%q) = %q, want %q", c.text, got, c.want)

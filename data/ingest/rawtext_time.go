@@ -292,12 +292,15 @@ func (tl *timeline) fromSpan(text string) {
 
 // dayAfterWindow is what may stand between a window and its date: "on",
 // a comma, the weekday ("… UTC on Tuesday, March 11, 2025").
-var dayAfterWindow = regexp.MustCompile(`(?i)^\s*,?\s*(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?`)
+var dayAfterWindow = regexp.MustCompile(`(?i)^[ \t]*,?[ \t]*(?:on[ \t]+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?[ \t]+)?`)
 
 // dayRightAfter returns the full date written right after byte offset i
-// (past dayAfterWindow), or ok false.
+// on its line (past dayAfterWindow), or ok false.
 func dayRightAfter(text string, i int) (civil, bool) {
 	rest := text[i:min(len(text), i+64)]
+	if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+		rest = rest[:nl] // the next line is another statement
+	}
 	p := dayAfterWindow.FindStringIndex(rest)[1]
 	c, end, ok := findDay(rest[p:])
 	// The first date of the rest must open it: a date is at most about

@@ -21,6 +21,9 @@ var (
 	// ("Status: Closed | Sev 3 | …", "Severity: SEV-2") or a parenthesis
 	// ("(times UTC, 2025-08-19)"), which may follow a title line.
 	metadataLine = regexp.MustCompile(`^(?:[A-Z][\w./-]*(?: [\w./-]+){0,2}:\s+\S|\(.*\)$)`)
+	// propertyLine is a line of properties or headers, never a title:
+	// "Severity: SEV-2 | Status: Resolved", "From: Alice <a@example.com>".
+	propertyLine = regexp.MustCompile(`(?i)^(?:from|to|cc|date|sent|severity|sev|status|priority|type|owner|reporter|assignee|created|opened|closed|resolved|service|impact|duration|labels?|components?)\s*:|\s\|\s`)
 	// incidentNumber is a line that only numbers the incident ("Google
 	// Compute Engine Incident #16007"): the summary says more.
 	incidentNumber = regexp.MustCompile(`(?i)\bincident\s*(?:#|no\.?|number)?\s*\d+\s*$`)
@@ -58,7 +61,7 @@ func titleLine(lines []string) string {
 		return ""
 	}
 	if _, heading := taxonomy.HeadingRole(t); heading && n <= 4 || genericHeading[strings.ToLower(t)] ||
-		bulletLine.MatchString(t) || incidentNumber.MatchString(t) || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") {
+		bulletLine.MatchString(t) || incidentNumber.MatchString(t) || propertyLine.MatchString(t) || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") {
 		return ""
 	}
 	t = withoutClosingDate(t)

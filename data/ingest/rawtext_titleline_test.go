@@ -24,6 +24,8 @@ func TestTitleLine(t *testing.T) {
 		{"Google Compute Engine Incident #16007\n\nText.", ""},
 		{"pg-orders-01 went read-only at 03:41\nand stayed so for an hour.", ""},
 		{"Two words\n\nText.", ""},
+		{"Severity: SEV-2 | Status: Resolved | Owner: payments team\nDate: 2025-04-15\n\nText.", ""},
+		{"From: Alice Smith <alice@example.com>\nTo: Ops Team <ops@example.com>\n\nText.", ""},
 		{"INC-3310 Intermittent checkout timeouts (faulty NIC on hv-r12-07)\nStatus: Closed | Sev 3 | Opened 2025-10-20 09:00\n\nSummary:", "INC-3310 Intermittent checkout timeouts (faulty NIC on hv-r12-07)"},
 		{"incident #2291 - orders-db primary down, failover didn't happen\n(times UTC, 2025-08-19)\n\n02:13 drive errors", "Incident #2291 - orders-db primary down, failover didn't happen"},
 		{"Orders went down at noon\nbecause the primary failed: it ran out of disk.", ""},
