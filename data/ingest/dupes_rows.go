@@ -38,12 +38,14 @@ const RowRevisionEvidence = "the same row of the same file (title and day), chan
 //     case of the batch names, has r's key; and no row of another spelling
 //     of the file claims s.
 //
-// So two incidents of one day under one title in one file are never
-// merged: when both are corrected, or one is gone from the file and the
-// other new, both rows are stored as new cases (a duplicate at worst,
-// which 'incidents dupes' lists; never a case overwritten by another
-// incident's row). Nothing is returned with --keep-separate or without a
-// store.
+// So two incidents of one day under one title that are both in the file
+// are never merged: when both are corrected, or one is gone from the file
+// and the other new, both rows are stored as new cases (a duplicate at
+// worst, which 'incidents dupes' lists). What cannot be told apart from a
+// correction: a file whose one row of that title and day was replaced by
+// another incident's, with no start on either or starts within an hour,
+// and texts that share half their words or are too short to compare.
+// Nothing is returned with --keep-separate or without a store.
 func rowRevisions(f *dupFinder, cases, stored []*incident.Incident, p Policy) map[string]*dupEntry {
 	if p.KeepSeparate || f.loader == nil || len(stored) == 0 {
 		return nil
