@@ -278,6 +278,7 @@ func TestStartAndEndPhrases(t *testing.T) {
 		{"window then its date", "Between 08:52 and 10:37 UTC on March 11, 2025, customers saw TLS handshake failures.", "2025-03-11T08:52:00Z", "2025-03-11T10:37:00Z"},
 		{"window then weekday and date", "From 13:15 to 15:40 UTC on Wednesday, 6 August 2025 uploads failed.", "2025-08-06T13:15:00Z", "2025-08-06T15:40:00Z"},
 		{"the date after beats one before", "On 2025-01-02 we shipped the agent. Between 03:47 and 06:20 UTC on 2025-01-28 jobs stalled.", "2025-01-28T03:47:00Z", "2025-01-28T06:20:00Z"},
+		{"a weekday is no zone", "From 13:15 to 15:40 Wednesday, 6 August 2025, uploads failed.", "2025-08-06T13:15:00Z", "2025-08-06T15:40:00Z"},
 		{"the next line's date is not the window's", "On 2025-03-11 the API failed.\nImpact window: between 08:52 and 10:37 UTC\n2025-03-12: postmortem review held.", "2025-03-11T08:52:00Z", "2025-03-11T10:37:00Z"},
 		{"a later date is not the window's", "Between 03:47 and 06:20 UTC jobs stalled, as they had before the release of January 28, 2025.", "", ""},
 		// Steps on the way are no end.
