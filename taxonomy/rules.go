@@ -154,13 +154,18 @@ func passagesOf(segs []Sentence, f incident.Facet) []Passage {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Weight > out[j].Weight })
 	// A case with none of the strongest fields (a raw postmortem: only a
 	// narrative) is read at full weight: its best text is all there is.
+	// For symptoms a title does not count as such a field: a title names
+	// the symptom in a few words, and the body of a note that has one
+	// tells the rest.
 	top := 0.0
 	for _, p := range out {
-		top = max(top, p.Weight)
+		if f != incident.Symptom || p.Role != RoleTitle {
+			top = max(top, p.Weight)
+		}
 	}
 	if top > 0 && top < 1 {
 		for i := range out {
-			out[i].Weight /= top
+			out[i].Weight = min(1, out[i].Weight/top)
 		}
 	}
 	return out

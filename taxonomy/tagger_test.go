@@ -460,3 +460,19 @@ func TestFailoverTriggerNeedsTriggerStatement(t *testing.T) {
 		}
 	}
 }
+
+// TestSymptomsOfATitledNote: a note with a title and a body of narrative
+// alone has its symptoms read from the body at full weight (its title
+// names the incident in a few words; the body tells what users saw).
+func TestSymptomsOfATitledNote(t *testing.T) {
+	tg := Shipped()
+	in := &incident.Incident{ID: "x", Title: "Checkout incident on Tuesday",
+		Narrative: "Between 10:00 and 10:20 UTC checkout requests timed out for most users. We restarted the payment workers."}
+	has := false
+	for _, tag := range tg.Tag(in) {
+		has = has || tag.Facet == incident.Symptom && tag.Term == "timeouts"
+	}
+	if !has {
+		t.Errorf("no timeouts symptom for %q", in.Narrative)
+	}
+}
