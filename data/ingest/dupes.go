@@ -217,6 +217,20 @@ func isNumberTerm(s string) bool {
 // overlap with another to be measured.
 const dupMinTerms = 8
 
+// textsAgree says whether two texts are too short to measure (either has
+// under dupMinTerms distinctive words) and, when they are not, whether they
+// share DupTextOverlap of the shorter one's words.
+func textsAgree(a, b map[string]bool) (short, agree bool) {
+	if len(a) < dupMinTerms || len(b) < dupMinTerms {
+		return true, false
+	}
+	return false, overlap(a, b) >= DupTextOverlap
+}
+
+// titleKey is a title as two spellings of it compare: lower case, runs of
+// space as one.
+func titleKey(t string) string { return strings.ToLower(strings.Join(strings.Fields(t), " ")) }
+
 // overlap is |a∩b| / min(|a|, |b|); 0 when either has under dupMinTerms
 // words (too little text to say).
 func overlap(a, b map[string]bool) float64 {

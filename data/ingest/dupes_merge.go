@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 
 	"incidents/data/incident"
 	"incidents/similarity"
@@ -207,14 +206,11 @@ func (f *dupFinder) nameClash(e *dupEntry, c *incident.Incident) *clash {
 	if a, b := dayOf(e.c), dayOf(c); a != b {
 		return &clash{what: "date", was: orNone(a), now: orNone(b)}
 	}
-	ta, tb := f.termsOf(e), textTerms(f.an, c)
-	if len(ta) < dupMinTerms || len(tb) < dupMinTerms {
-		if !strings.EqualFold(strings.Join(strings.Fields(e.c.Title), " "), strings.Join(strings.Fields(c.Title), " ")) {
-			return &clash{what: "title", was: e.c.Title, now: c.Title}
-		}
-		return nil
-	}
-	if overlap(ta, tb) < DupTextOverlap {
+	short, agree := textsAgree(f.termsOf(e), textTerms(f.an, c))
+	switch {
+	case short && titleKey(e.c.Title) != titleKey(c.Title):
+		return &clash{what: "title", was: e.c.Title, now: c.Title}
+	case !short && !agree:
 		return &clash{what: "text"}
 	}
 	return nil

@@ -1,8 +1,6 @@
 package ingest
 
 import (
-	"strings"
-
 	"incidents/data/incident"
 	"incidents/similarity"
 )
@@ -174,17 +172,13 @@ func pairRows(f *dupFinder, rows []*incident.Incident, cands []string, full map[
 // rowKey is what a row and its stored case share: the organisation's
 // identity, the title (case and runs of space aside) and the day.
 func rowKey(c *incident.Incident) string {
-	title := strings.ToLower(strings.Join(strings.Fields(c.Title), " "))
-	return similarity.OrgIdentity(c.Org) + "\x1f" + title + "\x1f" + dayOf(c)
+	return similarity.OrgIdentity(c.Org) + "\x1f" + titleKey(c.Title) + "\x1f" + dayOf(c)
 }
 
 // rowTextsAgree: the row and the stored case share at least DupTextOverlap
 // of the shorter text's distinctive words, or one of them is too short to
 // measure (a row of a title and a figure or two).
 func rowTextsAgree(f *dupFinder, r, s *incident.Incident) bool {
-	a, b := textTerms(f.an, r), textTerms(f.an, s)
-	if len(a) < dupMinTerms || len(b) < dupMinTerms {
-		return true
-	}
-	return overlap(a, b) >= DupTextOverlap
+	short, agree := textsAgree(textTerms(f.an, r), textTerms(f.an, s))
+	return short || agree
 }
