@@ -88,14 +88,8 @@ func (c *caseCtx) fill(b []byte, s slot) []byte {
 		return append(b, c.region2...)
 	case sMetric:
 		return append(b, metrics[r.IntN(len(metrics))]...)
-	case sN:
-		return strconv.AppendInt(b, int64(2+r.IntN(39)), 10)
-	case sN0:
-		return strconv.AppendInt(b, int64(20+10*r.IntN(30)), 10)
-	case sBig:
-		return strconv.AppendInt(b, int64(100+r.IntN(90000)), 10)
-	case sPct:
-		return strconv.AppendInt(b, int64(2+r.IntN(94)), 10)
+	case sN, sN0, sBig, sPct:
+		return c.fillNumber(b, s)
 	case sVersion:
 		return append(b, c.version...)
 	case sTeam:
@@ -111,6 +105,45 @@ func (c *caseCtx) fill(b []byte, s slot) []byte {
 			b = c.bgWord(b)
 		}
 		return b
+	case sT0, sTdet, sTres, sTTD, sTTR, sDate:
+		return c.fillTime(b, s)
+	case sSymptom:
+		l := symptomNouns[c.symptom]
+		return append(b, l[r.IntN(len(l))]...)
+	case sTrigger:
+		l := triggerNouns[c.trigger]
+		return append(b, l[r.IntN(len(l))]...)
+	case sDetection:
+		l := detectionNouns[c.detection]
+		return append(b, l[r.IntN(len(l))]...)
+	case sSev:
+		return append(b, c.inc.Severity...)
+	case sDecoy:
+		return append(b, c.decoy...)
+	}
+	return b
+}
+
+// fillNumber appends a random number of the kind slot s asks for.
+func (c *caseCtx) fillNumber(b []byte, s slot) []byte {
+	r := c.rng
+	switch s {
+	case sN:
+		return strconv.AppendInt(b, int64(2+r.IntN(39)), 10)
+	case sN0:
+		return strconv.AppendInt(b, int64(20+10*r.IntN(30)), 10)
+	case sBig:
+		return strconv.AppendInt(b, int64(100+r.IntN(90000)), 10)
+	case sPct:
+		return strconv.AppendInt(b, int64(2+r.IntN(94)), 10)
+	}
+	return b
+}
+
+// fillTime appends the case's time or duration that slot s names, or
+// words for one it does not have.
+func (c *caseCtx) fillTime(b []byte, s slot) []byte {
+	switch s {
 	case sT0:
 		return appendClock(b, c.start)
 	case sTdet:
@@ -135,19 +168,6 @@ func (c *caseCtx) fill(b []byte, s slot) []byte {
 		return appendSpan(b, c.inc.TTR.Minutes)
 	case sDate:
 		return c.start.AppendFormat(b, "January 2, 2006")
-	case sSymptom:
-		l := symptomNouns[c.symptom]
-		return append(b, l[r.IntN(len(l))]...)
-	case sTrigger:
-		l := triggerNouns[c.trigger]
-		return append(b, l[r.IntN(len(l))]...)
-	case sDetection:
-		l := detectionNouns[c.detection]
-		return append(b, l[r.IntN(len(l))]...)
-	case sSev:
-		return append(b, c.inc.Severity...)
-	case sDecoy:
-		return append(b, c.decoy...)
 	}
 	return b
 }

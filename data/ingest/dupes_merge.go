@@ -60,95 +60,125 @@ func dedupe(ctx context.Context, cases []*incident.Incident, st IdentityReader, 
 			}
 		}
 	}
-	var dups []Duplicate
-	var refused []error
-	keep := make([]*incident.Incident, 0, len(cases))
-	inBatch := map[string]int{} // id -> position in keep
+	b := &batchWalk{ctx: ctx, f: f, files: files, p: p, keep: make([]*incident.Incident, 0, len(cases)), inBatch: map[string]int{}}
 	rows := rowRevisions(f, cases, ids, p)
 	for _, c := range updatesFirst(f, cases, rows) {
-		if e := rows[c.ID]; e != nil && !has(inBatch, e.c.ID) {
+		switch e := rows[c.ID]; {
+		case e != nil && !has(b.inBatch, e.c.ID):
 			// A row of a table, corrected since it was imported: an
 			// update of the case it was imported as (rowRevisions).
-			var d Duplicate
-			keep, d = f.revise(keep, inBatch, e, c)
+			d := b.revise(e, c)
 			d.Evidence = RowRevisionEvidence
-			dups = append(dups, d)
-			continue
+			b.dups = append(b.dups, d)
+		case f.byID[c.ID] != nil && f.byID[c.ID].known:
+			b.known(f.byID[c.ID], c)
+		default:
+			b.other(c)
 		}
-		if e := f.byID[c.ID]; e != nil && e.known {
-			var d Duplicate
-			var why *clash
-			if !p.Replace && p.FileNamed[c.ID] {
-				why = f.nameClash(e, c)
-			}
-			switch {
-			case why != nil:
-				refused = append(refused, clashError(c, e.c, why))
-				continue
-			case e.c.ID != c.ID && !p.KeepSeparate && p.Derived[c.ID] && files.ownFile(e, c) && !has(inBatch, e.c.ID):
-				// Its own file again (its id an alias since an earlier
-				// revision or merge): the file's content is the case's.
-				keep, d = f.revise(keep, inBatch, e, c)
-			case e.c.ID != c.ID && !p.KeepSeparate:
-				// A duplicate merged before, imported again.
-				d = Duplicate{ID: c.ID, Of: e.c.ID, Evidence: "merged into it before (an alias)", Merged: true, Again: true}
-				keep = f.mergeInto(ctx, keep, inBatch, e, c)
-			default:
-				inBatch[c.ID] = len(keep)
-				keep = append(keep, c)
-				continue
-			}
-			dups = append(dups, d)
-			continue
-		}
-		e, ev, score, weak := f.match(c)
-		if e != nil && separateByHand(c, e.c) {
-			e = nil
-		}
-		if o := files.entry[c.SourceFile]; e == nil && o != nil && p.Derived[c.ID] && files.ownFile(o, c) && sameDay(o.c, c) && f.sameText(o, c) {
-			// Its own file with the same day and text, read as another case
-			// (its organisation given now, or another one): still that case.
-			e = o
-		}
-		if e != nil && !weak && !p.KeepSeparate && p.Derived[c.ID] && files.ownFile(e, c) && !has(inBatch, e.c.ID) && sameDay(e.c, c) && f.sameText(e, c) {
-			// The file it was imported from, changed since: an update of
-			// that case, not another report of it.
-			var d Duplicate
-			keep, d = f.revise(keep, inBatch, e, c)
-			dups = append(dups, d)
-			continue
-		}
-		if e == nil || p.KeepSeparate || weak {
-			if e != nil {
-				dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: ev, Score: score, Possible: weak})
-				if !weak && c.DuplicateOf == "" {
-					// Kept on purpose, counted once all the same: it names the
-					// case it repeats (the incidents view's counted column).
-					c.DuplicateOf = e.c.ID
-				}
-			}
-			inBatch[c.ID] = len(keep)
-			keep = append(keep, c)
-			f.add(&dupEntry{c: c})
-			continue
-		}
-		if !e.known && richness(c) > richness(e.c) {
-			// The new report says more: it takes the other's place (never
-			// a stored case's: its id stays).
-			i := inBatch[e.c.ID]
-			dups = append(dups, Duplicate{ID: e.c.ID, Of: c.ID, Evidence: ev, Score: score, Merged: true})
-			absorb(c, e.c)
-			delete(inBatch, e.c.ID)
-			keep[i] = c
-			inBatch[c.ID] = i
-			e.c, e.terms = c, nil
-			f.add(e)
-			continue
-		}
-		dups = append(dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: ev, Score: score, Merged: true})
-		keep = f.mergeInto(ctx, keep, inBatch, e, c)
 	}
-	return keep, dups, refused
+	return b.keep, b.dups, b.refused
+}
+
+// batchWalk is the state of dedupe's walk through a batch: the cases kept
+// so far (inBatch: id -> position in keep), the duplicates noted and the
+// files refused.
+type batchWalk struct {
+	ctx     context.Context
+	f       *dupFinder
+	files   sourceFiles
+	p       Policy
+	keep    []*incident.Incident
+	inBatch map[string]int
+	dups    []Duplicate
+	refused []error
+}
+
+// revise keeps c as the revision of e's case (dupFinder.revise).
+func (b *batchWalk) revise(e *dupEntry, c *incident.Incident) Duplicate {
+	var d Duplicate
+	b.keep, d = b.f.revise(b.keep, b.inBatch, e, c)
+	return d
+}
+
+// add keeps c as a case of its own.
+func (b *batchWalk) add(c *incident.Incident) {
+	b.inBatch[c.ID] = len(b.keep)
+	b.keep = append(b.keep, c)
+}
+
+// known walks a case whose id is a stored case's id or alias (e): an
+// update, its own file again, a duplicate merged before, or a file whose
+// name-derived id clashes with another postmortem's.
+func (b *batchWalk) known(e *dupEntry, c *incident.Incident) {
+	p := b.p
+	if !p.Replace && p.FileNamed[c.ID] {
+		if why := b.f.nameClash(e, c); why != nil {
+			b.refused = append(b.refused, clashError(c, e.c, why))
+			return
+		}
+	}
+	var d Duplicate
+	switch {
+	case e.c.ID != c.ID && !p.KeepSeparate && p.Derived[c.ID] && b.files.ownFile(e, c) && !has(b.inBatch, e.c.ID):
+		// Its own file again (its id an alias since an earlier
+		// revision or merge): the file's content is the case's.
+		d = b.revise(e, c)
+	case e.c.ID != c.ID && !p.KeepSeparate:
+		// A duplicate merged before, imported again.
+		d = Duplicate{ID: c.ID, Of: e.c.ID, Evidence: "merged into it before (an alias)", Merged: true, Again: true}
+		b.keep = b.f.mergeInto(b.ctx, b.keep, b.inBatch, e, c)
+	default:
+		b.add(c)
+		return
+	}
+	b.dups = append(b.dups, d)
+}
+
+// other walks a case with a new id: its own file changed since, a case of
+// its own (kept separate, or a possible duplicate noted), or a duplicate
+// merged into the case it repeats.
+func (b *batchWalk) other(c *incident.Incident) {
+	f, p := b.f, b.p
+	e, ev, score, weak := f.match(c)
+	if e != nil && separateByHand(c, e.c) {
+		e = nil
+	}
+	if o := b.files.entry[c.SourceFile]; e == nil && o != nil && p.Derived[c.ID] && b.files.ownFile(o, c) && sameDay(o.c, c) && f.sameText(o, c) {
+		// Its own file with the same day and text, read as another case
+		// (its organisation given now, or another one): still that case.
+		e = o
+	}
+	switch {
+	case e != nil && !weak && !p.KeepSeparate && p.Derived[c.ID] && b.files.ownFile(e, c) && !has(b.inBatch, e.c.ID) && sameDay(e.c, c) && f.sameText(e, c):
+		// The file it was imported from, changed since: an update of
+		// that case, not another report of it.
+		b.dups = append(b.dups, b.revise(e, c))
+	case e == nil || p.KeepSeparate || weak:
+		if e != nil {
+			b.dups = append(b.dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: ev, Score: score, Possible: weak})
+			if !weak && c.DuplicateOf == "" {
+				// Kept on purpose, counted once all the same: it names the
+				// case it repeats (the incidents view's counted column).
+				c.DuplicateOf = e.c.ID
+			}
+		}
+		b.add(c)
+		f.add(&dupEntry{c: c})
+	case !e.known && richness(c) > richness(e.c):
+		// The new report says more: it takes the other's place (never
+		// a stored case's: its id stays).
+		i := b.inBatch[e.c.ID]
+		b.dups = append(b.dups, Duplicate{ID: e.c.ID, Of: c.ID, Evidence: ev, Score: score, Merged: true})
+		absorb(c, e.c)
+		delete(b.inBatch, e.c.ID)
+		b.keep[i] = c
+		b.inBatch[c.ID] = i
+		e.c, e.terms = c, nil
+		f.add(e)
+	default:
+		b.dups = append(b.dups, Duplicate{ID: c.ID, Of: e.c.ID, Evidence: ev, Score: score, Merged: true})
+		b.keep = f.mergeInto(b.ctx, b.keep, b.inBatch, e, c)
+	}
 }
 
 // updatesFirst orders a batch: the updates of stored cases by id, then the

@@ -102,6 +102,40 @@ func readTimelineOn(name, text string, def *time.Location, defZone, day string) 
 func readTimelineToday(name, text string, def *time.Location, defZone, day string, today civil) (*timeline, error) {
 	text = plainGermanClocks(plainFrenchClocks(plainISOStamps(text)))
 	tl := &timeline{entryDay: day, today: today, def: def, defZone: defZone}
+	tl.readZone(text)
+	endLineNo, startFromLine, err := tl.statedLines(name, text)
+	if err != nil {
+		return nil, err
+	}
+	tl.startFromSentences(text)
+	tl.detectedAt(text)
+	tl.resolvedFromPhrase(text)
+	tl.timelineEntries(text)
+	if hadStart := tl.start != nil; !hadStart || tl.resolved == nil {
+		// A page's Date property is read last: a time the text's own
+		// timeline states comes first. An end phrase, read only once a
+		// start is known, is read again on the property's start.
+		tl.fromDateProperty(text)
+		if !hadStart {
+			tl.resolvedFromPhrase(text)
+		}
+	}
+	if err := tl.checkOrder(name, endLineNo, startFromLine); err != nil {
+		return nil, err
+	}
+	if tl.start != nil {
+		tl.date = tl.start.In(tl.loc).Format("2006-01-02")
+	} else if c, _, ok := findDay(text); ok {
+		tl.date = c.String()
+	}
+	tl.propertyNote()
+	return tl, nil
+}
+
+// readZone sets the zone the text's times are in: the one it says all
+// times are in, else the first written after a clock time, else the first
+// named; else the default zone, or UTC (assumed).
+func (tl *timeline) readZone(text string) {
 	switch {
 	case allTimesZone.MatchString(text):
 		tl.zone = allTimesZone.FindStringSubmatch(text)[1]
@@ -113,12 +147,17 @@ func readTimelineToday(name, text string, def *time.Location, defZone, day strin
 	var ok bool
 	if tl.loc, ok = zoneLocation(tl.zone); !ok {
 		tl.loc, tl.zone, tl.assumed = time.UTC, "", true
-		if def != nil {
-			tl.loc, tl.zone = def, defZone
+		if tl.def != nil {
+			tl.loc, tl.zone = tl.def, tl.defZone
 		}
 	}
-	var endLineNo int
-	startFromLine := false
+}
+
+// statedLines reads the lines that state a field: the start ("Incident
+// Start: …"), the end and the duration. It returns the end line's number
+// (0: none) and whether the start came from its line; a duration out of
+// range is an error.
+func (tl *timeline) statedLines(name, text string) (endLineNo int, startFromLine bool, err error) {
 	if m := startLine.FindStringSubmatchIndex(text); m != nil {
 		tl.start = tl.stamp(text[m[2]:m[3]], "")
 		startFromLine = tl.start != nil
@@ -135,7 +174,7 @@ func readTimelineToday(name, text string, def *time.Location, defZone, day strin
 		d, err := incident.ParseDuration(text[m[2]:m[3]])
 		switch {
 		case err != nil && strings.Contains(err.Error(), "out of range"):
-			return nil, &incident.Error{Kind: incident.ErrRange, File: name, Line: lineOf([]byte(text), int64(m[0])), Field: "ttr",
+			return 0, false, &incident.Error{Kind: incident.ErrRange, File: name, Line: lineOf([]byte(text), int64(m[0])), Field: "ttr",
 				Msg: "stated duration is out of range", Err: err, Hint: durationHint}
 		case err != nil:
 			tl.warnings = append(tl.warnings, fmt.Sprintf("duration %q not understood", text[m[2]:m[3]]))
@@ -143,54 +182,48 @@ func readTimelineToday(name, text string, def *time.Location, defZone, day strin
 			tl.ttrGiven = d
 		}
 	}
+	return endLineNo, startFromLine, nil
+}
+
+// startFromSentences reads the start, when no line stated it, from a
+// dated window, a window, or a date with its time ("on 5 April at 14:02").
+func (tl *timeline) startFromSentences(text string) {
 	if tl.start == nil {
 		tl.fromDatedSpan(text)
 	}
 	if tl.start == nil {
 		tl.fromSpan(text)
 	}
-	if tl.start == nil {
-		if m := onAtRE.FindStringSubmatch(text); m != nil {
-			tl.start = tl.at(m[1], m[2], m[3], m[4])
-		} else if m := onAtForeign.FindStringSubmatch(text); m != nil {
-			tl.start = tl.at(m[1], m[2], "", m[3])
-		} else if m := dateAtRE.FindStringSubmatch(text); m != nil {
-			g := func(name string) string { return m[dateAtRE.SubexpIndex(name)] }
-			tl.start = tl.at(g("day"), g("clock"), g("ampm"), g("zone"))
-		}
+	if tl.start != nil {
+		return
 	}
-	tl.detectedAt(text)
-	tl.resolvedFromPhrase(text)
-	tl.timelineEntries(text)
-	if hadStart := tl.start != nil; !hadStart || tl.resolved == nil {
-		// A page's Date property is read last: a time the text's own
-		// timeline states comes first. An end phrase, read only once a
-		// start is known, is read again on the property's start.
-		tl.fromDateProperty(text)
-		if !hadStart {
-			tl.resolvedFromPhrase(text)
-		}
+	if m := onAtRE.FindStringSubmatch(text); m != nil {
+		tl.start = tl.at(m[1], m[2], m[3], m[4])
+	} else if m := onAtForeign.FindStringSubmatch(text); m != nil {
+		tl.start = tl.at(m[1], m[2], "", m[3])
+	} else if m := dateAtRE.FindStringSubmatch(text); m != nil {
+		g := func(name string) string { return m[dateAtRE.SubexpIndex(name)] }
+		tl.start = tl.at(g("day"), g("clock"), g("ampm"), g("zone"))
 	}
-	if tl.start != nil && tl.resolved != nil && tl.resolved.Before(*tl.start) && (!startFromLine || endLineNo == 0) {
-		// Read from sentences, one of the two is another event's time
-		// ("deployed on 2024-10-01 at 14:00 …; resolved at 02:20"): neither
-		// is kept, and the note says so.
+}
+
+// checkOrder deals with an end before the start: read from sentences, one
+// of the two is another event's time ("deployed on 2024-10-01 at 14:00 …;
+// resolved at 02:20"), so neither is kept and a warning says so; stated
+// on their lines, it is the user's error.
+func (tl *timeline) checkOrder(name string, endLineNo int, startFromLine bool) error {
+	if tl.start == nil || tl.resolved == nil || !tl.resolved.Before(*tl.start) {
+		return nil
+	}
+	if !startFromLine || endLineNo == 0 {
 		tl.warnings = append(tl.warnings, fmt.Sprintf("the end read from the text (%s) is before the start read from it (%s): neither is kept; state them as 'Incident Start:' and 'Incident End:' lines",
 			tl.resolved.Format("2006-01-02 15:04 MST"), tl.start.Format("2006-01-02 15:04 MST")))
 		tl.start, tl.resolved = nil, nil
+		return nil
 	}
-	if tl.start != nil && tl.resolved != nil && tl.resolved.Before(*tl.start) {
-		return nil, &incident.Error{Kind: incident.ErrRange, File: name, Line: endLineNo, Field: "resolved",
-			Msg:  fmt.Sprintf("incident end %s is before its start %s", tl.resolved.Format("2006-01-02 15:04 MST"), tl.start.Format("2006-01-02 15:04 MST")),
-			Hint: "check the dates and time zones of the start and end lines"}
-	}
-	if tl.start != nil {
-		tl.date = tl.start.In(tl.loc).Format("2006-01-02")
-	} else if c, _, ok := findDay(text); ok {
-		tl.date = c.String()
-	}
-	tl.propertyNote()
-	return tl, nil
+	return &incident.Error{Kind: incident.ErrRange, File: name, Line: endLineNo, Field: "resolved",
+		Msg:  fmt.Sprintf("incident end %s is before its start %s", tl.resolved.Format("2006-01-02 15:04 MST"), tl.start.Format("2006-01-02 15:04 MST")),
+		Hint: "check the dates and time zones of the start and end lines"}
 }
 
 // resolvedFromPhrase reads the end a phrase states ("resolved at 02:20",
