@@ -23,6 +23,9 @@ func TestCauseText(t *testing.T) {
 		{"analysis heading", "## Analysis\nThe lease expired early.\n## Timeline\n10:00 paged.", "The lease expired early.\n"},
 		{"effects and denials", "A bad push led to errors. The outage was not caused by the network. It was due to a full disk.",
 			"It was due to a full disk.\n"},
+		{"lower-case heading", "Logins failed.\n\nroot cause:\nA leap second.\nIt spun.\n\nnext steps\nPatch it.", "A leap second.\nIt spun.\n"},
+		{"deeper heading inside", "## Root cause\nA leap second.\n### The kernel\nIt spun.\n## Timeline\n10:00 paged.", "A leap second.\n### The kernel\nIt spun.\n"},
+		{"inline label", "Logins failed.\n**Root cause:** an expired certificate.\nWe renewed it.", "an expired certificate.\n"},
 		{"none", "Everything was slow for an hour. Then it recovered.", ""},
 		{"empty", "", ""},
 	} {

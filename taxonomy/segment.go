@@ -111,10 +111,26 @@ func HeadingRole(heading string) (Role, bool) {
 	return RoleBody, false
 }
 
+// namesSection reports whether a heading rule matches h from its first
+// word: "root cause" and "fixes" name sections, "because of the load" and
+// "the fix" do not.
+func namesSection(h string) bool {
+	h = strings.ToLower(strings.TrimSpace(h))
+	for _, hr := range headingRoles {
+		if loc := hr.re.FindStringIndex(h); loc != nil {
+			return loc[0] == 0
+		}
+	}
+	return false
+}
+
 var (
 	mdHeading    = regexp.MustCompile(`^(#{1,6})\s+(.+?)\s*#*\s*$`)
 	boldHeading  = regexp.MustCompile(`^(?:\*\*|__)([^*_]{2,80}?)(?::)?(?:\*\*|__):?\s*$`)
 	colonHeading = regexp.MustCompile(`^([A-Z][^.!?:;]{1,70}):$`)
+	// A heading written in lower case ("root cause:", "follow-ups") counts
+	// when it names a known section and stands alone after a blank line.
+	lowerHeading = regexp.MustCompile(`^([a-z][^.!?:;,]{1,40}?):?$`)
 	// "**Root cause:** text" and "Root cause: text" label one paragraph.
 	inlineLabel = regexp.MustCompile(`(?i)^(?:\*\*|__)?(root[\s-]?causes?|causes?|trigger|impact|detection|resolution|remediation|mitigation|summary)(?::(?:\*\*|__)|(?:\*\*|__):|:)\s+(\S.*)$`)
 )
@@ -126,7 +142,8 @@ const maxHeadingWords = 8
 // Sections splits narrative text at its headings: Markdown headings ("##
 // Root cause"), lines in bold ("**Impact**"), short lines ending in a colon
 // ("Root Cause:"), and bare short lines that name a known section
-// ("Detection"). A recognised heading sets the role of the text under it;
+// ("Detection"; in lower case, "follow-ups" or "root cause:", only as a
+// paragraph of its own). A recognised heading sets the role of the text under it;
 // an unrecognised Markdown heading at the same or a higher level, or an
 // unrecognised bold or colon heading, ends the section. A paragraph that
 // starts with a label ("Root cause: a bug in ...") has the label's role.
@@ -142,9 +159,11 @@ func Sections(text string) []Section {
 		}
 		body.Reset()
 	}
-	for _, line := range strings.Split(text, "\n") {
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
 		trimmed := strings.TrimSpace(line)
-		title, lv, isHeading := headingOf(trimmed)
+		standalone := i == 0 || strings.TrimSpace(lines[i-1]) == ""
+		title, lv, isHeading := headingOf(trimmed, standalone)
 		if isHeading {
 			role, known := HeadingRole(title)
 			switch {
@@ -172,8 +191,9 @@ func Sections(text string) []Section {
 }
 
 // headingOf recognises a heading line and returns its text and level (1-6
-// for Markdown, 7 for a bold, colon or bare heading).
-func headingOf(line string) (string, int, bool) {
+// for Markdown, 7 for a bold, colon or bare heading); standalone says the
+// line starts a paragraph.
+func headingOf(line string, standalone bool) (string, int, bool) {
 	if m := mdHeading.FindStringSubmatch(line); m != nil {
 		return strings.Trim(m[2], "*_ "), len(m[1]), true
 	}
@@ -189,6 +209,9 @@ func headingOf(line string) (string, int, bool) {
 		if _, ok := HeadingRole(line); ok && startsUpper(line) {
 			return line, 7, true
 		}
+	}
+	if m := lowerHeading.FindStringSubmatch(line); m != nil && standalone && len(strings.Fields(m[1])) <= 4 && namesSection(m[1]) {
+		return strings.TrimSpace(m[1]), 7, true
 	}
 	return "", 0, false
 }

@@ -70,6 +70,8 @@ func TestSections(t *testing.T) {
 		{"unknown heading ends a section", "## Root cause\nA bug.\n## Appendix\nNumbers.", "cause: A bug. | body: ## Appendix / Numbers."},
 		{"deeper unknown heading keeps it", "## Root cause\nA bug.\n### The parser\nIt crashed.", "cause: A bug. / ### The parser / It crashed."},
 		{"long colon line is not a heading", "The following services were affected by this outage in the region:\n- EC2", "body: The following services were affected by this outage in the region: / - EC2"},
+		{"lower-case headings standing alone", "what happened\n\nThe API died.\n\nroot cause:\nA bug.\n\nfollow-ups\n- add tests", "summary: The API died. | cause: A bug. | follow-up: - add tests"},
+		{"lower-case lines in a paragraph stay", "We looked at graphs.\nroot cause\nwas unclear.\n\nbecause of the load\n\nthe fix\nwas quick.", "body: We looked at graphs. / root cause / was unclear. /  / because of the load /  / the fix / was quick."},
 		{"empty", "  \n", ""},
 	} {
 		if got := sectionString(Sections(c.text)); got != c.want {
