@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -44,11 +45,38 @@ type Term struct {
 // Class returns the top-level term id: "hardware" for "hardware/power".
 func (t *Term) Class() string { return incident.ClassOf(t.ID) }
 
+// compile compiles the term's patterns and its except phrases, followed
+// by its facet's (facetExcept).
+func (t *Term) compile(facetExcept []string) error {
+	t.res, t.need = t.res[:0], t.need[:0]
+	for _, p := range t.Patterns {
+		re, err := regexp.Compile("(?i)" + p)
+		if err != nil {
+			return fmt.Errorf("vocabulary: term %s/%s: pattern %q: %w", t.Facet, t.ID, p, err)
+		}
+		t.res = append(t.res, re)
+		t.need = append(t.need, needles("(?i)"+p))
+	}
+	t.except = t.except[:0]
+	for _, p := range append(slices.Clip(t.Except), facetExcept...) {
+		re, err := regexp.Compile("(?i)" + p)
+		if err != nil {
+			return fmt.Errorf("vocabulary: term %s/%s: except %q: %w", t.Facet, t.ID, p, err)
+		}
+		t.except = append(t.except, re)
+	}
+	return nil
+}
+
 // FacetDef is one facet with its terms in file order.
 type FacetDef struct {
 	ID    incident.Facet `yaml:"id" json:"id"`
 	Label string         `yaml:"label" json:"label"`
-	Terms []*Term        `yaml:"terms" json:"terms"`
+	// Except lists phrases that look like any term of the facet without
+	// being it, added to each term's Except ("we restarted the pods, which
+	// did not help" is no remediation).
+	Except []string `yaml:"except" json:"except,omitempty"`
+	Terms  []*Term  `yaml:"terms" json:"terms"`
 }
 
 // Vocab is a loaded vocabulary with lookup indexes.
@@ -122,22 +150,8 @@ func Parse(b []byte) (*Vocab, error) {
 			if t.Weight < 0 || t.Weight > 2 {
 				return nil, fmt.Errorf("vocabulary: term %s/%s: weight %v is outside (0, 2]", f.ID, t.ID, t.Weight)
 			}
-			t.res, t.need = t.res[:0], t.need[:0]
-			for _, p := range t.Patterns {
-				re, err := regexp.Compile("(?i)" + p)
-				if err != nil {
-					return nil, fmt.Errorf("vocabulary: term %s/%s: pattern %q: %w", f.ID, t.ID, p, err)
-				}
-				t.res = append(t.res, re)
-				t.need = append(t.need, needles("(?i)"+p))
-			}
-			t.except = t.except[:0]
-			for _, p := range t.Except {
-				re, err := regexp.Compile("(?i)" + p)
-				if err != nil {
-					return nil, fmt.Errorf("vocabulary: term %s/%s: except %q: %w", f.ID, t.ID, p, err)
-				}
-				t.except = append(t.except, re)
+			if err := t.compile(f.Except); err != nil {
+				return nil, err
 			}
 			ids[t.ID] = t
 		}

@@ -25,6 +25,7 @@ var incidentWords = []string{
 	"incident", "outage", "root cause", "postmortem", "post-mortem", "impact", "mitigat",
 	"resolved", "customers", "engineers", "error", "disruption", "downtime", "degraded", "failure",
 	"failover", "failed over", "unavailable", "ran out of", "rolled back", "rollback", "restored", "paged",
+	"timed out", "recovered", "saturat",
 	// French, German and Spanish notes
 	"panne", "cause racine", "störung", "ausfall", "ursache", "caída", "causa raíz", "interrupción", "fallo",
 }

@@ -218,6 +218,11 @@ func TestPlainNote(t *testing.T) {
 	if !strings.Contains(res.Notes[0], "org Acme (--org)") {
 		t.Errorf("notes %v", res.Notes)
 	}
+	// A note that tells of requests that timed out is a postmortem too.
+	spike := "# Checkout latency spike\n\nCheckout requests timed out for a third of users; latency recovered at 11:40."
+	if s := detectRawText(Input{Name: "spike.md", Data: []byte(spike)}); s != 20 {
+		t.Errorf("a note about timeouts: raw text score %d, want 20", s)
+	}
 	for _, tt := range []struct{ name, text string }{
 		{"list.txt", "eggs, milk, bread, butter, flour, sugar, salt, pepper"},
 		{"front.md", "---\ntitle: an outage\nthe database failed over\n"},
