@@ -127,6 +127,15 @@ var reportingVerb = regexp.MustCompile(`(?i)\b(evidence|indication|sign|signs|be
 // have contributed").
 var postHedge = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,3}?((is|was|are|were|remains?|seems?|appears?)\s+(suspected|believed|thought|likely|possible|possibly|probably|unconfirmed|unverified|a hypothesis)|(may|might|could)\s+(have\s+)?(been|played|contributed|caused)|would\s+have)\b`)
 
+// A first theory is a refuted one: a postmortem tells what was first
+// suspected to say it was wrong ("we first suspected a memory leak", "at
+// first it looked like a DDoS", "our first theory was DNS"; after the
+// phrase, "… was our first hypothesis", "… at first").
+var (
+	firstTheory     = regexp.MustCompile(`(?i)\b(first|initially|originally|at first|early on)\W+(\w+\W+){0,3}?(suspect\w*|thought|believed|assumed|guess\w*|hypothes\w+|theor(y|ies)|look(s|ed)? like|appeared|seemed|blamed|pointed to)\b|\b(suspect\w*|thought|believed|assumed|blamed)\W+(at first|initially|first)\b`)
+	postFirstTheory = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,4}?((was|were|is)\s+(our|the)\s+(first|initial|original|leading)\s+(theory|hypothesis|guess|suspect|suspicion)|at first)\b`)
+)
+
 // Clause breaks end the scope of a cue.
 var clauseBreak = regexp.MustCompile(`(?i)[,;()]|:(\D|$)|\s[–—-]\s|\b(but|however|although|though|whereas|yet|which|that|because|since|when|while|after|before|until|so|and then|instead it)\b`)
 
@@ -162,7 +171,7 @@ func PolarityAt(s string, start, end int) Polarity {
 			return Negated
 		}
 	}
-	if postNegation.MatchString(after) {
+	if postNegation.MatchString(after) || firstTheory.MatchString(before) || postFirstTheory.MatchString(after) {
 		return Negated
 	}
 	if hedgeCue.MatchString(before) || postHedge.MatchString(after) {

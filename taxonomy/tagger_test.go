@@ -388,6 +388,8 @@ func TestExceptPhrases(t *testing.T) {
 		{incident.Remediation, "restart", "Restarting the workers had no effect, so we rolled back.", false},
 		{incident.Remediation, "rollback", "Restarting the workers had no effect, so we rolled back.", true},
 		{incident.Remediation, "restart", "We restarted the workers and errors stopped.", true},
+		{incident.Remediation, "manual-fix", "We reverted the config and errors stopped at 11:40.", false},
+		{incident.Remediation, "manual-fix", "We stopped the reindex job at 11:40.", true},
 		{incident.Trigger, "failover", "The instances failed over to the other zone as designed.", false},
 		{incident.Symptom, "partial-outage", "100% of logins failed for 20 minutes.", false},
 		{incident.Symptom, "partial-outage", "About 30% of logins failed for 20 minutes.", true},
