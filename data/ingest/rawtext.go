@@ -212,12 +212,16 @@ func parseRawText(in Input) (*Result, error) {
 	var org, orgSlug string
 	c.Org, orgSlug = guessOrg(text)
 	orgFrom := ""
-	if in.Opts.Org != "" {
+	switch o := statedOrg(text); {
+	case o != "":
+		// A text that names its organisation keeps it.
+		c.Org, orgSlug, orgFrom = o, slugOf(o), " (stated in the text)"
+	case in.Opts.Org != "":
 		c.Org, orgSlug, orgFrom = in.Opts.Org, slugOf(in.Opts.Org), " (--org)"
 	}
 	org = c.Org
 	readRawSections(c, secs)
-	c.Title = rawTextTitle(c.Summary, secs, lines, subject)
+	c.Title = rawTextTitle(c.Summary, secs, lines, subject, statedTitle(text))
 	if c.Title == "" {
 		return nil, inputError(incident.ErrMissing, in.Name, 0, "no sentence to take a title from").WithField("title")
 	}
@@ -294,12 +298,16 @@ func readRawSections(c *incident.Incident, secs []rawSection) {
 	c.ActionItems = bullets
 }
 
-// rawTextTitle is an email's Subject, else the note's own heading, else a
-// labelled first line, else a first line that reads as a title
-// (titleLine), else the first summary sentence (rawTitle).
-func rawTextTitle(summary string, secs []rawSection, lines []string, subject string) string {
+// rawTextTitle is an email's Subject, else the title a property line
+// states ("Title: …"), else the note's own heading, else a labelled first
+// line, else a first line that reads as a title (titleLine), else the first
+// summary sentence (rawTitle).
+func rawTextTitle(summary string, secs []rawSection, lines []string, subject, stated string) string {
 	if subject != "" {
 		return shorten(subject, maxTitle)
+	}
+	if stated != "" {
+		return stated
 	}
 	if h := noteTitle(secs); h != "" {
 		return h
@@ -381,7 +389,7 @@ func rawTitle(summary string, secs []rawSection) string {
 	}
 	for _, s := range secs {
 		for _, p := range s.paras {
-			if len(p) >= 40 && strings.Count(p, " ") >= 5 {
+			if len(p) >= 40 && strings.Count(p, " ") >= 5 && !propertyParagraph(p) {
 				return brokeTitle(p)
 			}
 		}
@@ -394,6 +402,14 @@ func rawTitle(summary string, secs []rawSection) string {
 		}
 	}
 	return ""
+}
+
+// propertyParagraph reports whether a paragraph opens with a property line
+// ("Org: …", "- **Company:** …", "| Owner | … |"), which names no incident.
+func propertyParagraph(p string) bool {
+	first, _, _ := strings.Cut(p, "\n")
+	first = strings.ReplaceAll(strings.TrimLeft(first, "-•|* \t"), "*", "")
+	return metadataLine.MatchString(first)
 }
 
 // mostFrequent returns the most frequent string (first seen wins ties).

@@ -2,7 +2,10 @@ package ingest
 
 import (
 	"regexp"
+	"strings"
 	"time"
+
+	"incidents/data/incident"
 )
 
 // severityLine is the severity a postmortem's header or property table
@@ -10,12 +13,62 @@ import (
 // SEV-1" (a Confluence table row read as text), "**Priority:** P1". The
 // value must look like one (SEV-n, Pn, a digit, or a word of a severity
 // scale), so a sentence about severity gives none.
-var severityLine = regexp.MustCompile(`(?im)^[ \t|*]*(?:severity|sev|priority)[ \t]*(?:\*\*)?[ \t]*[:|]?[ \t]*(?:\*\*)?[ \t]*((?:sev|p)[- ]?\d|[0-5]|critical|high|major|medium|moderate|minor|low)[ \t]*(?:\||$)`)
+var severityLine = regexp.MustCompile(`(?im)^[ \t]*(?:[-•][ \t]+)?[ \t|*]*(?:severity|sev|priority)[ \t]*(?:\*\*)?[ \t]*[:|]?[ \t]*(?:\*\*)?[ \t]*((?:sev|p)[- ]?\d|[0-5]|critical|high|major|medium|moderate|minor|low)[ \t]*(?:\||[·•,;/][ \t]|$)`)
 
 // statedSeverity is the severity text states, or "".
 func statedSeverity(text string) string {
 	if m := severityLine.FindStringSubmatch(text); m != nil {
 		return m[1]
+	}
+	return ""
+}
+
+// A property line is a label and its value on a line of their own, as a
+// ticket, a Notion or Confluence page, a bot's summary or a template writes
+// them: "Organisation: Acme", "- **Company:** Acme", "| Org | Acme |",
+// "ORGANISATION:   Acme". labelledValue builds the pattern for the labels
+// given (a regular expression); the value is group 1.
+func labelledValue(labels string) *regexp.Regexp {
+	return regexp.MustCompile(`(?im)^[ \t]*(?:[-•][ \t]+)?[|* \t]*(?:` + labels + `)[* \t]*[:|][* \t]*([^|\r\n]*?[^|\s*.])[* \t.]*\|?[ \t]*\r?$`)
+}
+
+var (
+	// orgProperty names the organisation the postmortem is of; "Incident
+	// Report for Acme" is how a Statuspage notice opens.
+	orgProperty = labelledValue(`organi[sz]ation|company|org`)
+	reportFor   = regexp.MustCompile(`(?im)^[ \t#*]*incident report for[ \t]+([^\r\n]*?[^\s*.])[ \t*.]*\r?$`)
+	// titleProperty is a title a ticket or a bot's summary states.
+	titleProperty = labelledValue(`(?:incident )?title|incident(?: under review| name)?`)
+)
+
+// maxOrgWords bounds an organisation's name: a longer value is a sentence.
+const maxOrgWords = 6
+
+// statedOrg is the organisation a property line or a Statuspage notice's
+// opening names, or "".
+func statedOrg(text string) string {
+	for _, re := range []*regexp.Regexp{orgProperty, reportFor} {
+		if m := re.FindStringSubmatch(text); m != nil {
+			if o := incident.NormalOrg(m[1]); o != "" && len(strings.Fields(o)) <= maxOrgWords {
+				return o
+			}
+		}
+	}
+	return ""
+}
+
+// statedTitle is the title a property line states ("Title: …", "Incident
+// under review: …"; two words at least), else the line above a
+// Statuspage notice's "Incident Report for …", or "".
+func statedTitle(text string) string {
+	if m := titleProperty.FindStringSubmatch(text); m != nil && len(strings.Fields(m[1])) >= 2 {
+		return shorten(upperFirst(strings.TrimSpace(m[1])), maxTitle)
+	}
+	if loc := reportFor.FindStringIndex(text); loc != nil {
+		above := strings.Split(strings.TrimRight(text[:loc[0]], " \t\r\n"), "\n")
+		if t := strings.TrimSpace(above[len(above)-1]); len(strings.Fields(t)) >= 2 && len(strings.Fields(t)) <= titleLineMaxWords {
+			return shorten(t, maxTitle)
+		}
 	}
 	return ""
 }
