@@ -139,10 +139,15 @@ var (
 // Clause breaks end the scope of a cue.
 var clauseBreak = regexp.MustCompile(`(?i)[,;()]|:(\D|$)|\s[–—-]\s|\b(but|however|although|though|whereas|yet|which|that|because|since|when|while|after|before|until|so|and then|instead it)\b`)
 
-// PolarityAt says how the sentence states the phrase at s[start:end]: cues
+// PolarityAt says how the sentence states the phrase at s[start:end] (a
+// question states nothing: Negated): cues
 // are looked for before the phrase back to the previous clause break (at
 // most eight words), and after it up to the next clause break.
 func PolarityAt(s string, start, end int) Polarity {
+	if strings.HasSuffix(strings.TrimSpace(s), "?") {
+		// A question asserts nothing ("did anyone touch the cluster auth?").
+		return Negated
+	}
 	before := s[:start]
 	locs := clauseBreak.FindAllStringIndex(before, -1)
 	for i := len(locs) - 1; i >= 0; i-- {

@@ -65,6 +65,8 @@ func TestPolarity(t *testing.T) {
 		{"A network partition between zones was our first hypothesis.", "network partition", Negated},
 		{"Our first theory was a bad deploy.", "bad deploy", Negated},
 		{"We suspected a memory leak.", "memory leak", Hedged},
+		{"did anyone touch the cluster auth after the upgrade?", "upgrade", Negated},
+		{"Q: What happens to the orders with the wrong shipping price?", "wrong shipping price", Negated},
 		{"The first alert fired at 10:02 and named a memory leak.", "memory leak", Asserted},
 		{"The deploy at 10:00 was the first change of the day.", "deploy", Asserted},
 		{"Second theory: connection pool exhaustion on the API hosts.", "connection pool exhaustion", Hedged},
