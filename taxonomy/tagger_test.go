@@ -426,6 +426,8 @@ func TestExceptPhrases(t *testing.T) {
 		{incident.Trigger, "traffic-spike", "Update the DNS record sets before the cutover.", false},
 		{incident.Trigger, "traffic-spike", "Record traffic on launch day overwhelmed the frontends.", true},
 		{incident.Trigger, "config-push", "A feature flag change enabled the new path for everyone.", true},
+		{incident.Trigger, "automation", "The monthly invoice batch ran twice because its cron entry was still in place.", true},
+		{incident.Trigger, "automation", "The nightly meter-readings ETL ran until 09:10.", true},
 		{incident.Trigger, "certificate-expiry", "The service account credentials expired overnight.", true},
 		{incident.RootCause, "hardware", "Uncorrectable ECC errors on one host corrupted the index.", true},
 		{incident.RootCause, "time/clock", "When the clocks went back for daylight saving, the job ran twice.", true},
