@@ -3,6 +3,7 @@ package taxonomy
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"incidents/data/incident"
 )
@@ -102,7 +103,7 @@ type Section struct {
 // the headings of cues.yaml its words match ("Root cause and remediation"
 // is a cause section, "Remediation and prevention" a remediation one).
 func HeadingRole(heading string) (Role, bool) {
-	h := strings.ToLower(strings.TrimSpace(heading))
+	h := strings.ToLower(headingWords(heading))
 	for _, hr := range headingRoles {
 		if hr.re.MatchString(h) {
 			return hr.role, true
@@ -111,11 +112,17 @@ func HeadingRole(heading string) (Role, bool) {
 	return RoleBody, false
 }
 
+// headingWords is a heading without the emoji or symbols before its first
+// letter or digit ("🧠 Why" is "Why") and the spaces around it.
+func headingWords(h string) string {
+	return strings.TrimSpace(strings.TrimLeftFunc(h, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+}
+
 // namesSection reports whether a heading rule matches h from its first
 // word: "root cause" and "fixes" name sections, "because of the load" and
 // "the fix" do not.
 func namesSection(h string) bool {
-	h = strings.ToLower(strings.TrimSpace(h))
+	h = strings.ToLower(headingWords(h))
 	for _, hr := range headingRoles {
 		if loc := hr.re.FindStringIndex(h); loc != nil {
 			return loc[0] == 0

@@ -72,6 +72,7 @@ func TestSections(t *testing.T) {
 		{"long colon line is not a heading", "The following services were affected by this outage in the region:\n- EC2", "body: The following services were affected by this outage in the region: / - EC2"},
 		{"lower-case headings standing alone", "what happened\n\nThe API died.\n\nroot cause:\nA bug.\n\nfollow-ups\n- add tests", "summary: The API died. | cause: A bug. | follow-up: - add tests"},
 		{"lower-case lines in a paragraph stay", "We looked at graphs.\nroot cause\nwas unclear.\n\nbecause of the load\n\nthe fix\nwas quick.", "body: We looked at graphs. / root cause / was unclear. /  / because of the load /  / the fix / was quick."},
+		{"headings people write", "## 🧠 Why\nThe pool was too small.\n\n## 🛠 What we did\nWe raised it.\n\n## Putting it right\nWe rolled back.\n\n## what broke\nCheckout.", "cause: The pool was too small. | remediation: We raised it. | remediation: We rolled back. | summary: Checkout."},
 		{"empty", "  \n", ""},
 	} {
 		if got := sectionString(Sections(c.text)); got != c.want {
