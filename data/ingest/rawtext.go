@@ -234,13 +234,16 @@ func parseRawText(in Input) (*Result, error) {
 	// Dates written without their year take the year the email was sent
 	// (withYears), else the one the text states (lendYears), for the
 	// timeline alone.
-	timeText, lent, unread := text, []string(nil), ""
+	// A reply's attribution line ("On Tue, 10 Jun 2025 at 16:55, Tomasz
+	// <…> wrote:") says when a mail was written, not when anything
+	// happened: it is no time of the incident.
+	timeText, lent, unread := replyAttribution.ReplaceAllString(text, ""), []string(nil), ""
 	lentFrom := "the year the text states"
 	if email && sent.y != 0 {
-		timeText, lent = withYears(text, sent)
+		timeText, lent = withYears(timeText, sent)
 		lentFrom = fmt.Sprintf("the year the email was sent (%s)", sent)
 	} else {
-		timeText, lent, unread = lendYears(text, subject)
+		timeText, lent, unread = lendYears(timeText, subject)
 	}
 	// An email that says "today" means the day it was sent.
 	var today civil

@@ -22,6 +22,10 @@ var mailHeaderNames = map[string]bool{
 
 var mailHeaderLine = regexp.MustCompile(`^([A-Za-z][A-Za-z-]{0,40}):[ \t]*(.*)$`)
 
+// replyAttribution is the line a mail client writes above a quoted reply:
+// "On Tue, 10 Jun 2025 at 16:55, Tomasz Wilk <tw@example.com> wrote:".
+var replyAttribution = regexp.MustCompile(`(?m)^[ \t>]*On [^\n]{5,160}\bwrote:[ \t]*\r?$`)
+
 // subjectTags are what mail clients and lists put before a subject.
 var subjectTags = regexp.MustCompile(`(?i)^\s*(?:(?:re|fwd?|aw|wg|tr)\s*:|\[[^\]]{1,40}\])\s*`)
 

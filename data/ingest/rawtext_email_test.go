@@ -160,3 +160,18 @@ func TestEmailToday(t *testing.T) {
 		})
 	}
 }
+
+// TestReplyAttributionIsNoTime: the line above a quoted reply says when a
+// mail was written, not when the incident started.
+func TestReplyAttributionIsNoTime(t *testing.T) {
+	mail := "From: Grace <g@example.com>\nTo: eng@example.com\nSubject: Re: Quote API slowness\nDate: Thu, 12 Jun 2025 09:14:02 +0100\n\n" +
+		"Hi all,\n\nThe root cause was a hardware fault on the policy database; quote requests failed and timed out for two hours.\n\n" +
+		"On Tue, 10 Jun 2025 at 16:55, Tomasz Wilk <tw@example.com> wrote:\n> Latency is back to normal.\n"
+	res, err := ParseChecked(Input{Name: "thread.eml", Data: []byte(mail), Opts: Options{Org: "Acme"}}, "rawtext")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Incidents[0]; c.Start != nil {
+		t.Errorf("start %v read from the reply's attribution line", c.Start)
+	}
+}

@@ -297,6 +297,13 @@ func TestStartAndEndPhrases(t *testing.T) {
 		// An earlier event's time read as the start would put the end
 		// before it: neither is kept (the file was refused before).
 		{"an earlier event on a day at a time", "The change was deployed on 2024-10-01 at 14:00 UTC. The outage started on 2024-10-03 at 01:30 UTC and was resolved at 02:20 UTC.", "", ""},
+		// A sentence that opens on a clock time, the date written before
+		// it or right after it; "~" before a window's times.
+		{"At a time, the date before", "Monday 3 March 2025 was a hot day.\n\nAt 14:08 GMT one of the two chillers tripped. It was resolved at 15:20 GMT.", "2025-03-03T14:08:00Z", "2025-03-03T15:20:00Z"},
+		{"From a time on a date", "The rule runs once a day. From 00:00 UTC on Monday 8 September 2025 it deleted every object.", "2025-09-08T00:00:00Z", ""},
+		{"From a time, when", "On Monday 1 December 2025 we released 8.14. From 10:00 UTC, when the store offered the update, the app crashed.", "2025-12-01T10:00:00Z", ""},
+		{"a noticing sentence is no start", "On 2025-07-15 we shipped the release. At 14:55 UTC an engineer noticed the merge rate had fallen.", "", ""},
+		{"a window with tildes", "On 2025-06-24 the reports were slow and timing out from ~06:40 to 09:15 UTC.", "2025-06-24T06:40:00Z", "2025-06-24T09:15:00Z"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -308,5 +315,27 @@ func TestStartAndEndPhrases(t *testing.T) {
 				t.Errorf("start %q end %q, want %q %q", utcStamp(tl.start), utcStamp(tl.resolved), tt.start, tt.end)
 			}
 		})
+	}
+}
+
+// TestDetectionSentences: the sentence that tells when the incident was
+// noticed gives the detection: an alarm raised, an alert that fired,
+// customers who started writing in or reported first.
+func TestDetectionSentences(t *testing.T) {
+	const begin = "On 8 September 2025 from 00:00 to 16:30 UTC objects were deleted. "
+	for _, tc := range []struct{ text, want string }{
+		{begin + "Our monitoring raised its first alarm at 06:12 UTC.", "2025-09-08T06:12:00Z"},
+		{begin + "The velocity alert fired at 06:52 UTC.", "2025-09-08T06:52:00Z"},
+		{begin + "Customers started writing in at 06:10 UTC about broken images.", "2025-09-08T06:10:00Z"},
+		{begin + "The first reports came from customers through our support chat at 08:31 UTC.", "2025-09-08T08:31:00Z"},
+		{begin + "We fixed it at 09:00 UTC.", ""},
+	} {
+		tl, err := readTimeline("note.txt", tc.text, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := utcStamp(tl.detected); got != tc.want {
+			t.Errorf("%q: detected %q, want %q", tc.text[len(begin):], got, tc.want)
+		}
 	}
 }

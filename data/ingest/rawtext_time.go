@@ -19,8 +19,15 @@ var (
 	startLine    = regexp.MustCompile(`(?im)^[ \t]*Incident Start(?:ed)?:[ \t]*(.+?)[ \t]*$`)
 	endLine      = regexp.MustCompile(`(?im)^[ \t]*Incident End(?:ed)?:[ \t]*(.+?)[ \t]*$`)
 	durationLine = regexp.MustCompile(`(?im)^[ \t]*(?:Total[ \t]+)?Duration:[ \t]*(.+?)[ \t]*$`)
-	detectedRE   = regexp.MustCompile(`(?i)\b(?:alerted|paged|detected|notified|became aware)\b[^.]{0,160}?\bat\s+(?:approximately\s+|about\s+)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
-	resolvedRE   = regexp.MustCompile(`(?i)\b(?:fully mitigated|resolved|recovered|mitigated)\b[^.]{0,40}?\b(?:as of|at)\s+([^.]{0,40}?\d{1,2}:\d{2}[^.,;]{0,20})`)
+	// detectedRE is a sentence that tells when the incident was noticed:
+	// an alert, alarm or page, or customers' first reports.
+	detectedRE = regexp.MustCompile(`(?i)\b(?:alerted|paged|detected|notified|became aware|alarms?|alert\w*\s+(?:fired|went off|triggered)|first reports?|(?:customers?|users?|players?|merchants?)\s+(?:started|began)\s+(?:emailing|writing in|calling|reporting|complaining)|(?:customers?|users?|players?|merchants?)\s+(?:reported|complained))\b[^.]{0,160}?\bat\s+(?:approximately\s+|about\s+|around\s+|~\s*)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
+	// clockStart is a sentence that opens on a clock time ("At 14:08 GMT
+	// one of the chillers tripped", "From 10:00 UTC, when …", "From 00:00
+	// UTC on Monday 8 September it deleted …"), with the day after it or
+	// none (then the last full date written before it).
+	clockStart = regexp.MustCompile(`(?m)(?:^|[.!?]\s+)(?:At|From|Since|Starting at|Beginning at|Around|About)\s+(?:about\s+|around\s+|approximately\s+|~\s*)?(?P<clock>\d{1,2}:\d{2})\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?\s*(?P<zone>` + zoneRE + `)?(?:,?\s+on\s+(?:[A-Z][a-z]+day,?\s+)?(?P<day>` + spanDay + `))?[\s,]`)
+	resolvedRE = regexp.MustCompile(`(?i)\b(?:fully mitigated|resolved|recovered|mitigated)\b[^.]{0,40}?\b(?:as of|at)\s+([^.]{0,40}?\d{1,2}:\d{2}[^.,;]{0,20})`)
 	// resolvedLine is an end written as a label opening a line or a
 	// sentence: "Resolved: 02:20 UTC", the clock right after it.
 	resolvedLine = regexp.MustCompile(`(?im)(?:^|[.!?][ \t]+)[ \t]*(?:[-*][ \t]*)?Resolved:[ \t]*(\d{1,2}:\d{2}[^.,;\n]{0,20})`)
@@ -186,7 +193,8 @@ func (tl *timeline) statedLines(name, text string) (endLineNo int, startFromLine
 }
 
 // startFromSentences reads the start, when no line stated it, from a
-// dated window, a window, or a date with its time ("on 5 April at 14:02").
+// dated window, a window, a date with its time ("on 5 April at 14:02"), or
+// a sentence that opens on a clock time ("At 14:08 GMT …").
 func (tl *timeline) startFromSentences(text string) {
 	if tl.start == nil {
 		tl.fromDatedSpan(text)
@@ -204,7 +212,46 @@ func (tl *timeline) startFromSentences(text string) {
 	} else if m := dateAtRE.FindStringSubmatch(text); m != nil {
 		g := func(name string) string { return m[dateAtRE.SubexpIndex(name)] }
 		tl.start = tl.at(g("day"), g("clock"), g("ampm"), g("zone"))
+	} else {
+		tl.fromClockSentence(text)
 	}
+}
+
+// fromClockSentence reads the start from the first sentence that opens on
+// a clock time (clockStart) and does not tell of the incident being
+// noticed ("At 14:55 UTC an engineer noticed …" is its detection): on the
+// day it names, else on the last full date written before it.
+func (tl *timeline) fromClockSentence(text string) {
+	var loc []int
+	for _, l := range clockStart.FindAllStringSubmatchIndex(text, -1) {
+		rest := text[l[1]:]
+		if end := strings.IndexAny(rest, ".!?\n"); end >= 0 {
+			rest = rest[:end]
+		}
+		if !entryDetect.MatchString(rest) {
+			loc = l
+			break
+		}
+	}
+	if loc == nil {
+		return
+	}
+	g := func(name string) string {
+		i := clockStart.SubexpIndex(name)
+		if loc[2*i] < 0 {
+			return ""
+		}
+		return text[loc[2*i]:loc[2*i+1]]
+	}
+	day := g("day")
+	if day == "" {
+		c, ok := lastDayBefore(text, loc[0])
+		if !ok {
+			return
+		}
+		day = c.String()
+	}
+	tl.start = tl.at(day, g("clock"), g("ampm"), g("zone"))
 }
 
 // checkOrder deals with an end before the start: read from sentences, one
