@@ -41,6 +41,20 @@ var (
 	titleProperty = labelledValue(`(?:incident )?title|incident(?: under review| name)?`)
 )
 
+// incidentDayLine states the incident's day: "Incident date: 2025-04-01",
+// "| Date of incident | 1 April 2025 |".
+var incidentDayLine = labelledValue(`incident date|date of (?:the )?incident|incident day`)
+
+// statedIncidentDay is the full date an incident-date line states, or "".
+func statedIncidentDay(text string) string {
+	if m := incidentDayLine.FindStringSubmatch(text); m != nil {
+		if c, _, ok := findDay(m[1]); ok {
+			return c.String()
+		}
+	}
+	return ""
+}
+
 // maxOrgWords bounds an organisation's name: a longer value is a sentence.
 const maxOrgWords = 6
 

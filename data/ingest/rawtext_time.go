@@ -71,6 +71,10 @@ type timeline struct {
 	def      *time.Location
 	defZone  string
 	property propertyTimes // what a page's Date property gave
+	// statedDay is the day an "Incident date:" line states (""): the day
+	// of the timeline entries before any date of the text, and the case's
+	// date when no start is known.
+	statedDay string
 }
 
 // The timeline of running text is read by one function, readTimeline,
@@ -108,7 +112,7 @@ func readTimelineOn(name, text string, def *time.Location, defZone, day string) 
 // today"): a window no date precedes takes that day.
 func readTimelineToday(name, text string, def *time.Location, defZone, day string, today civil) (*timeline, error) {
 	text = plainGermanClocks(plainFrenchClocks(plainISOStamps(text)))
-	tl := &timeline{entryDay: day, today: today, def: def, defZone: defZone}
+	tl := &timeline{entryDay: day, today: today, def: def, defZone: defZone, statedDay: statedIncidentDay(text)}
 	tl.readZone(text)
 	endLineNo, startFromLine, err := tl.statedLines(name, text)
 	if err != nil {
@@ -130,9 +134,12 @@ func readTimelineToday(name, text string, def *time.Location, defZone, day strin
 	if err := tl.checkOrder(name, endLineNo, startFromLine); err != nil {
 		return nil, err
 	}
-	if tl.start != nil {
+	switch c, _, ok := findDay(text); {
+	case tl.start != nil:
 		tl.date = tl.start.In(tl.loc).Format("2006-01-02")
-	} else if c, _, ok := findDay(text); ok {
+	case tl.statedDay != "":
+		tl.date = tl.statedDay
+	case ok:
 		tl.date = c.String()
 	}
 	tl.propertyNote()

@@ -22,6 +22,9 @@ var (
 	timelineZone  = regexp.MustCompile(`(?im)^[#* \t]*timeline\b[^\n]*?\b` + zoneRE + `\b`)
 	entryDetect   = regexp.MustCompile(`(?i)\b(alert(s|ed)?|alarms?|paged?|paging|detected|noticed|reported|reports|declared|on-?call|ticket)\b`)
 	entryResolved = regexp.MustCompile(`(?i)\b(resolved|recover(s|ed|y)?|back to (normal|baseline)|back under|closed|restored|mitigated|normal|succeed(s|ed)?|(outage|incident|impact|disruption)\s+(ends|ended|is over|was over))\b`)
+	// entryTakeDown is an action that takes something down on purpose
+	// ("shut the host down", "scaled the workers down"): no impact.
+	entryTakeDown = regexp.MustCompile(`(?i)\b(shut|shutting|took|taking|brought|bringing|scaled|scaling|turned|turning|wound|winding|powered|powering)\b[^.;]{0,40}\bdown\b`)
 	entryImpact   = regexp.MustCompile(`(?i)\b(errors?|fail(s|ed|ing|ures?)?|degraded|degradation|timing out|time ?outs?|timed out|lag(s|ging)?|latency|spike|down|outage|unavailable|5\d\d|stalled|stuck|dropp(ed|ing))\b`)
 )
 
@@ -60,7 +63,7 @@ func (tl *timeline) timelineEntries(text string) {
 			}
 		case entryResolved.MatchString(event):
 			resolved = t
-		case entryImpact.MatchString(event):
+		case entryImpact.MatchString(event) && !entryTakeDown.MatchString(event):
 			if start == nil && detected == nil && resolved == nil {
 				start = t
 			}
@@ -86,8 +89,9 @@ func (tl *timeline) timelineEntries(text string) {
 // an impact window stated before the timeline, are not the next day.
 const entryDisorder = 60
 
-// entryTime is the time of one entry: its own date, else the last date
-// written before the timeline (a day later for each time the clock went
+// entryTime is the time of one entry: its own date, else the day an
+// "Incident date:" line states, else the last date written before the
+// timeline (a day later for each time the clock went
 // back by more than entryDisorder, past midnight); its own zone or offset,
 // else the timeline's.
 func (tl *timeline) entryTime(text string, lineOff int, m []string, day *string, shift, prev *int) *time.Time {
@@ -100,6 +104,8 @@ func (tl *timeline) entryTime(text string, lineOff int, m []string, day *string,
 		if *day == "" {
 			c, ok := lastDayBefore(text, lineOff)
 			switch {
+			case tl.statedDay != "":
+				*day = tl.statedDay
 			case ok:
 				*day = c.String()
 			case tl.entryDay != "":

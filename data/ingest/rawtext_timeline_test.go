@@ -42,6 +42,9 @@ func TestTimelineEntries(t *testing.T) {
 			"- 2024-10-03 01:28 UTC Config change pushed to the consumers\n- 2024-10-03 01:30 UTC **OUTAGE BEGINS** — consumer group enters a rebalance loop\n" +
 			"- 2024-10-03 01:52 UTC Consumer lag alert pages on-call\n- 2024-10-03 03:25 UTC Config reverted; **OUTAGE MITIGATED**\n- 2024-10-03 03:40 UTC Backlog drained; **OUTAGE ENDS**\n",
 			time.Date(2024, 10, 3, 1, 30, 0, 0, time.UTC), time.Date(2024, 10, 3, 1, 52, 0, 0, time.UTC), time.Date(2024, 10, 3, 3, 40, 0, 0, time.UTC)},
+		{"the incident date line dates the entries; a host shut down is no impact", "Five whys: duplicate invoices\n\nIncident date: 2025-04-01\n\nThe March run on 1 March happened before the migration.\n\n" +
+			"What we did (times UTC)\n07:00 Shut the old host bill-01 down as planned\n07:30 Invoice job starts failing\n08:05 Alert fires\n09:20 Removed the cron entry and shut the host down\n10:40 Queue recovered\n",
+			time.Date(2025, 4, 1, 7, 30, 0, 0, time.UTC), time.Date(2025, 4, 1, 8, 5, 0, 0, time.UTC), time.Date(2025, 4, 1, 10, 40, 0, 0, time.UTC)},
 		{"past midnight", "Queue outage on 2025-06-01.\n\nTimeline (UTC)\n\n- 23:50 consumers start failing\n- 23:58 alert fires\n- 00:40 queue recovered\n",
 			time.Date(2025, 6, 1, 23, 50, 0, 0, time.UTC), time.Date(2025, 6, 1, 23, 58, 0, 0, time.UTC), time.Date(2025, 6, 2, 0, 40, 0, 0, time.UTC)},
 	} {
