@@ -15,8 +15,9 @@ import (
 
 var (
 	// titleLineDate is a date closing a title line, with what separates
-	// it: "— 2025-04-15", ", 2025-04-15", " (2025-08-19)".
-	titleLineDate = regexp.MustCompile(`(?i)\s*(?:[,–—-]\s*|\()(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?\d{4}-\d{2}-\d{2}\)?$`)
+	// it: "— 2025-04-15", ", 2025-04-15", " (2025-08-19)", "— 3rd March
+	// 2025", ", March 3, 2025".
+	titleLineDate = regexp.MustCompile(`(?i)\s*(?:[,–—-]\s*|\()(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:` + isoDayRE + `|` + dmyRE + `|` + mdyRE + `)\)?$`)
 	// metadataLine is a line of a ticket's or a template's properties
 	// ("Status: Closed | Sev 3 | …", "Severity: SEV-2") or a parenthesis
 	// ("(times UTC, 2025-08-19)"), which may follow a title line.

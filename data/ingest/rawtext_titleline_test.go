@@ -43,6 +43,8 @@ func TestNoteTitleWithoutDate(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"# checkout-api 500s after 4.18.0 deploy — 2025-03-27\n\n**Sev2.** Elevated 500s on POST /checkout for 22 minutes after the deploy.", "checkout-api 500s after 4.18.0 deploy"},
 		{"Subject: Incident summary - checkout errors during the launch (Tue 14 Oct)\n\nHi all,\n\nA summary of what happened during the launch on 2025-10-14, when checkout failed for 20 minutes.", "Incident summary - checkout errors during the launch (Tue 14 Oct)"},
+		{"# Loss of cooling in Manchester data hall B — 3rd March 2025\n\nAt 14:08 GMT one chiller tripped and servers overheated.", "Loss of cooling in Manchester data hall B"},
+		{"# Checkout errors during the spring sale, March 3, 2025\n\nCheckout failed for 20 minutes.", "Checkout errors during the spring sale"},
 		{"recs-v2 rollout incident — 2025-09-16\n\nwhat: the feature flag for recs-v2 was set to 100% instead of 10% at 16:02, and the service fell over under the load.", "recs-v2 rollout incident"},
 	} {
 		res := parseOne(t, Input{Name: "note.md", Data: []byte(c.text)}, "rawtext")
