@@ -404,6 +404,8 @@ func TestExceptPhrases(t *testing.T) {
 		{incident.Symptom, "partial-outage", "About 30% of logins failed for 20 minutes.", true},
 		{incident.Component, "network", "Payments through one card network were declined.", false},
 		{incident.Component, "network", "A network partition split the cluster.", true},
+		{incident.Component, "control-plane", "The battery backup unit on its RAID controller failed a learn cycle.", false},
+		{incident.Component, "control-plane", "The Kubernetes controllers stopped reconciling.", true},
 		{incident.Component, "storage", "Log volume went up 25 times after the change.", false},
 		{incident.Component, "storage", "The data volume filled up.", true},
 		{incident.Component, "database", "Resolvers sent 5 DNS queries per lookup.", false},
