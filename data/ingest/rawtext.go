@@ -245,13 +245,23 @@ func parseRawText(in Input) (*Result, error) {
 	} else {
 		timeText, lent, unread = lendYears(timeText, subject)
 	}
-	// An email that says "today" means the day it was sent.
+	// The day of the times an email writes without a date: the day of the
+	// week its subject names (the last such day before it was sent), else
+	// the day it was sent when its body says "today", else the day of the
+	// week its body names.
 	var today civil
-	if email && sent.d != 0 && todayWord.MatchString(body) {
-		today = sent
+	entryDay := ""
+	if email && sent.d != 0 {
+		if d, ok := mailWeekday(subject, "", sent); ok {
+			today, entryDay = d, d.String()
+		} else if todayWord.MatchString(body) {
+			today = sent
+		} else if d, ok := mailWeekday("", body, sent); ok {
+			today, entryDay = d, d.String()
+		}
 	}
 	loc, zone := in.Opts.location()
-	tl, err := readTimelineToday(in.Name, timeText, loc, zone, "", today)
+	tl, err := readTimelineToday(in.Name, timeText, loc, zone, entryDay, today)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package ingest
 import (
 	"regexp"
 	"strings"
+	"time"
 )
 
 // A postmortem is often sent as an email and saved as text: header lines
@@ -92,4 +93,40 @@ func emailMessage(text string) (subject, body string, sent civil, ok bool) {
 		return "", "", civil{}, false // headers alone: keep the text as it is
 	}
 	return strings.Join(strings.Fields(subject), " "), body, sent, true
+}
+
+// weekdayWord is a day of the week a mail names ("the outage on Tuesday",
+// "Tuesday's incident").
+var weekdayWord = regexp.MustCompile(`(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:'s)?\b`)
+
+// mailWeekday is the day a mail sent on sent means by the day of the week
+// it names: its subject's, else its body's when the body names one day of
+// the week only ("slowness on Tuesday" in a mail sent on Thursday 12 June
+// is Tuesday 10 June: the last such day on or before the mail). ok is
+// false when the mail names none, or several in its body alone.
+func mailWeekday(subject, body string, sent civil) (civil, bool) {
+	name := ""
+	if m := weekdayWord.FindStringSubmatch(subject); m != nil {
+		name = strings.ToLower(m[1])
+	} else {
+		for _, m := range weekdayWord.FindAllStringSubmatch(body, -1) {
+			switch w := strings.ToLower(m[1]); {
+			case name == "":
+				name = w
+			case w != name:
+				return civil{}, false
+			}
+		}
+	}
+	if name == "" || sent.d == 0 {
+		return civil{}, false
+	}
+	t := time.Date(sent.y, time.Month(sent.m), sent.d, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < 7; i++ {
+		if strings.EqualFold(t.Weekday().String(), name) {
+			return civil{t.Year(), int(t.Month()), t.Day()}, true
+		}
+		t = t.AddDate(0, 0, -1)
+	}
+	return civil{}, false
 }

@@ -175,3 +175,33 @@ func TestReplyAttributionIsNoTime(t *testing.T) {
 		t.Errorf("start %v read from the reply's attribution line", c.Start)
 	}
 }
+
+// TestMailWeekday: a mail that names a day of the week dates the times it
+// writes without a date by the last such day before it was sent.
+func TestMailWeekday(t *testing.T) {
+	mail := "From: Grace <g@example.com>\nTo: eng@example.com\nSubject: Re: Quote API slowness on Tuesday\nDate: Thu, 12 Jun 2025 09:14:02 +0100\n\n" +
+		"Hi all,\n\nTo close the loop on Tuesday before the review on Friday: the root cause was a hardware fault on the policy database.\n\n" +
+		"Timeline (BST):\n13:05 quote-api p99 latency starts rising\n13:12 latency alert fires, Tomasz paged\n15:40 latency back to normal, incident resolved\n"
+	res, err := ParseChecked(Input{Name: "thread.eml", Data: []byte(mail), Opts: Options{Org: "Acme"}}, "rawtext")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Incidents[0]
+	if c.Date != "2025-06-10" || utcStamp(c.Start) != "2025-06-10T12:05:00Z" || utcStamp(c.Detected) != "2025-06-10T12:12:00Z" || utcStamp(c.Resolved) != "2025-06-10T14:40:00Z" {
+		t.Errorf("date %s start %s detected %s resolved %s", c.Date, utcStamp(c.Start), utcStamp(c.Detected), utcStamp(c.Resolved))
+	}
+	for _, tc := range []struct {
+		subject, body string
+		want          string
+	}{
+		{"Outage on Sunday", "", "2025-06-08"},
+		{"Outage", "The outage on Thursday morning.", "2025-06-12"},
+		{"Outage", "The outage on Tuesday; the review is on Friday.", ""},
+		{"Outage", "No day named.", ""},
+	} {
+		d, _ := mailWeekday(tc.subject, tc.body, civil{2025, 6, 12})
+		if d.String() != tc.want {
+			t.Errorf("%q %q: %q, want %q", tc.subject, tc.body, d.String(), tc.want)
+		}
+	}
+}
