@@ -156,24 +156,18 @@ func applyPageMeta(c *incident.Incident, m *pageMeta, in Input, text string, not
 		c.Title = shorten(t, maxTitle)
 		from = append(from, "title from page")
 	}
-	_, orgSlug := guessOrg(text)
-	stated := statedOrg(text)
-	switch {
-	case stated != "":
-		orgSlug = slugOf(stated)
-	case in.Opts.Org != "":
-		orgSlug = slugOf(in.Opts.Org)
-	}
-	switch {
-	case m.siteName != "" && publishingPlatform(m.siteName):
+	site := m.siteName
+	if site != "" && publishingPlatform(site) {
 		// A post on a publishing platform names the platform as its
 		// site: the organisation is the one the text names, if any.
-		from = append(from, fmt.Sprintf("og:site_name %q is a publishing platform, not taken as the organisation (--org names it)", m.siteName))
-	case m.siteName != "" && stated == "":
-		// The page names its organisation: it keeps it over --org.
-		c.Org, orgSlug = m.siteName, slugOf(m.siteName)
+		from = append(from, fmt.Sprintf("og:site_name %q is a publishing platform, not taken as the organisation (--org names it)", site))
+		site = ""
+	}
+	org, orgSlug, orgFrom := chooseOrg(text, in.Opts.Org, site)
+	if org != c.Org && orgFrom == " (og:site_name)" {
 		from = append(from, "org from og:site_name")
 	}
+	c.Org = org
 	if m.url != "" {
 		c.Sources = append(c.Sources, incident.Source{URL: m.url, Kind: "postmortem"})
 		from = append(from, "url from page")

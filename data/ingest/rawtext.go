@@ -109,6 +109,29 @@ var orgMarkers = []struct {
 	{"Slack", "slack", []string{"Slack"}},
 }
 
+// chooseOrg is the organisation of a text read as raw text, its slug and
+// what the ingest note says of where it came from: --org first (the
+// user's word; the note names an organisation the text states otherwise),
+// else the one the text states (statedOrg), else a page's og:site_name
+// (site; "" for none), else the vendor it mentions most (guessOrg).
+func chooseOrg(text, opt, site string) (org, slug, from string) {
+	stated := statedOrg(text)
+	switch {
+	case opt != "":
+		from = " (--org)"
+		if stated != "" && !incident.SameOrg(stated, opt) {
+			from = fmt.Sprintf(" (--org; the text names %s)", stated)
+		}
+		return opt, slugOf(opt), from
+	case stated != "":
+		return stated, slugOf(stated), " (stated in the text)"
+	case site != "":
+		return site, slugOf(site), " (og:site_name)"
+	}
+	org, slug = guessOrg(text)
+	return org, slug, ""
+}
+
 // guessOrg applies the organisation heuristic; slug is "raw" when unknown.
 func guessOrg(s string) (org, slugName string) {
 	best, bestN := -1, 0
@@ -210,15 +233,8 @@ func parseRawText(in Input) (*Result, error) {
 	secs := rawSections(lines)
 	c := &incident.Incident{Narrative: strings.TrimSpace(text), Format: "rawtext", SourceFile: in.Name}
 	var org, orgSlug string
-	c.Org, orgSlug = guessOrg(text)
-	orgFrom := ""
-	switch o := statedOrg(text); {
-	case o != "":
-		// A text that names its organisation keeps it.
-		c.Org, orgSlug, orgFrom = o, slugOf(o), " (stated in the text)"
-	case in.Opts.Org != "":
-		c.Org, orgSlug, orgFrom = in.Opts.Org, slugOf(in.Opts.Org), " (--org)"
-	}
+	var orgFrom string
+	c.Org, orgSlug, orgFrom = chooseOrg(text, in.Opts.Org, "")
 	org = c.Org
 	readRawSections(c, secs)
 	c.Title = rawTextTitle(c.Summary, secs, lines, subject, statedTitle(text))
@@ -311,19 +327,19 @@ func readRawSections(c *incident.Incident, secs []rawSection) {
 	c.ActionItems = bullets
 }
 
-// rawTextTitle is an email's Subject, else the title a property line
-// states ("Title: …"), else the note's own heading, else a labelled first
+// rawTextTitle is an email's Subject, else the note's own heading, else
+// the title a property line states ("Title: …"), else a labelled first
 // line, else a first line that reads as a title (titleLine), else the first
 // summary sentence (rawTitle).
 func rawTextTitle(summary string, secs []rawSection, lines []string, subject, stated string) string {
 	if subject != "" {
 		return shorten(subject, maxTitle)
 	}
-	if stated != "" {
-		return stated
-	}
 	if h := noteTitle(secs); h != "" {
 		return h
+	}
+	if stated != "" {
+		return stated
 	}
 	if h := labelledTitle(lines); h != "" {
 		return h
@@ -403,7 +419,7 @@ func rawTitle(summary string, secs []rawSection) string {
 	for _, s := range secs {
 		for _, p := range s.paras {
 			if len(p) >= 40 && strings.Count(p, " ") >= 5 && !propertyParagraph(p) {
-				return brokeTitle(p)
+				return brokeTitle(summaryLabel.ReplaceAllString(p, ""))
 			}
 		}
 	}
@@ -417,12 +433,17 @@ func rawTitle(summary string, secs []rawSection) string {
 	return ""
 }
 
+// summaryLabel is the label of a paragraph that sums the incident up
+// ("Summary: …", "TL;DR: …"), which is no part of a title taken from it.
+var summaryLabel = regexp.MustCompile(`(?i)^[*_ ]*(?:summary|tl;?dr|what happened|overview)[*_ ]*:[*_ ]*`)
+
 // propertyParagraph reports whether a paragraph opens with a property line
-// ("Org: …", "- **Company:** …", "| Owner | … |"), which names no incident.
+// ("Org: …", "- **Company:** …", "| Owner | … |"), which names no incident
+// ("Summary: …" and "What happened: …" do).
 func propertyParagraph(p string) bool {
 	first, _, _ := strings.Cut(p, "\n")
 	first = strings.ReplaceAll(strings.TrimLeft(first, "-•|* \t"), "*", "")
-	return metadataLine.MatchString(first)
+	return propertyLine.MatchString(first)
 }
 
 // mostFrequent returns the most frequent string (first seen wins ties).

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"incidents/data/incident"
 )
@@ -33,54 +35,81 @@ func labelledValue(labels string) *regexp.Regexp {
 }
 
 var (
-	// orgProperty names the organisation the postmortem is of; "Incident
-	// Report for Acme" is how a Statuspage notice opens.
+	// orgProperty names the organisation the postmortem is of.
 	orgProperty = labelledValue(`organi[sz]ation|company|org`)
-	reportFor   = regexp.MustCompile(`(?im)^[ \t#*]*incident report for[ \t]+([^\r\n]*?[^\s*.])[ \t*.]*\r?$`)
+	// reportFor is how a Statuspage notice names its page's owner, below
+	// the incident's title: "Incident Report for Acme" (capitalised as
+	// Statuspage writes it).
+	reportFor = regexp.MustCompile(`(?m)^[ \t#*]*Incident Report for[ \t]+([^\r\n]*?[^\s*.])[ \t*.]*\r?$`)
 	// titleProperty is a title a ticket or a bot's summary states.
-	titleProperty = labelledValue(`(?:incident )?title|incident(?: under review| name)?`)
+	titleProperty = labelledValue(`(?:incident )?title|incident under review|incident name`)
+	// placeholderValue is a property's value that names nothing yet:
+	// "TBD", "N/A", "see below", "(redacted)", a ticket id or a date.
+	placeholderValue = regexp.MustCompile(`(?i)^(?:tbd|tbc|n/?a|none|unknown|todo|to be (?:decided|determined|confirmed)|see (?:below|above)|[-?–—]+|\(.*\)|\[.*\]|<.*>|[a-z]+-?\d+|\d[\d/.:-]*(?:\s.*)?)$`)
 )
 
 // incidentDayLine states the incident's day: "Incident date: 2025-04-01",
 // "| Date of incident | 1 April 2025 |".
 var incidentDayLine = labelledValue(`incident date|date of (?:the )?incident|incident day`)
 
-// statedIncidentDay is the full date an incident-date line states, or "".
-func statedIncidentDay(text string) string {
-	if m := incidentDayLine.FindStringSubmatch(text); m != nil {
-		if c, _, ok := findDay(m[1]); ok {
-			return c.String()
+// statedIncidentDay is the full date an incident-date line states and the
+// offset just after that line, or "" and 0.
+func statedIncidentDay(text string) (string, int) {
+	if m := incidentDayLine.FindStringSubmatchIndex(text); m != nil {
+		if c, _, ok := findDay(text[m[2]:m[3]]); ok {
+			return c.String(), m[1]
 		}
 	}
-	return ""
+	return "", 0
 }
 
 // maxOrgWords bounds an organisation's name: a longer value is a sentence.
 const maxOrgWords = 6
 
-// statedOrg is the organisation a property line or a Statuspage notice's
-// opening names, or "".
+// namedValue reports whether a property's value names something: a
+// capitalised name (or one starting with a digit) that is no placeholder.
+func namedValue(v string) bool {
+	r, _ := utf8.DecodeRuneInString(v)
+	return v != "" && (unicode.IsUpper(r) || unicode.IsDigit(r)) && !placeholderValue.MatchString(strings.TrimSpace(v))
+}
+
+// statedOrg is the organisation a property line names, or a Statuspage
+// notice's "Incident Report for …" below its title, or "".
 func statedOrg(text string) string {
-	for _, re := range []*regexp.Regexp{orgProperty, reportFor} {
-		if m := re.FindStringSubmatch(text); m != nil {
-			if o := incident.NormalOrg(m[1]); o != "" && len(strings.Fields(o)) <= maxOrgWords {
-				return o
-			}
+	if m := orgProperty.FindStringSubmatch(text); m != nil {
+		if o := incident.NormalOrg(m[1]); namedValue(o) && len(strings.Fields(o)) <= maxOrgWords {
+			return o
+		}
+	}
+	if m := reportFor.FindStringSubmatchIndex(text); m != nil && statuspageTitle(text, m[0]) != "" {
+		if o := incident.NormalOrg(text[m[2]:m[3]]); namedValue(o) && len(strings.Fields(o)) <= maxOrgWords {
+			return o
 		}
 	}
 	return ""
 }
 
+// statuspageTitle is the line above a Statuspage notice's "Incident Report
+// for …" (at offset at): the incident's title, of 2 to titleLineMaxWords
+// words; else "".
+func statuspageTitle(text string, at int) string {
+	above := strings.Split(strings.TrimRight(text[:at], " \t\r\n"), "\n")
+	t := strings.TrimSpace(above[len(above)-1])
+	if n := len(strings.Fields(t)); n < 2 || n > titleLineMaxWords || strings.HasPrefix(t, "#") {
+		return ""
+	}
+	return t
+}
+
 // statedTitle is the title a property line states ("Title: …", "Incident
-// under review: …"; two words at least), else the line above a
-// Statuspage notice's "Incident Report for …", or "".
+// under review: …"; two words at least, no placeholder), else the line
+// above a Statuspage notice's "Incident Report for …", or "".
 func statedTitle(text string) string {
-	if m := titleProperty.FindStringSubmatch(text); m != nil && len(strings.Fields(m[1])) >= 2 {
+	if m := titleProperty.FindStringSubmatch(text); m != nil && len(strings.Fields(m[1])) >= 2 && !placeholderValue.MatchString(strings.TrimSpace(m[1])) {
 		return shorten(upperFirst(strings.TrimSpace(m[1])), maxTitle)
 	}
 	if loc := reportFor.FindStringIndex(text); loc != nil {
-		above := strings.Split(strings.TrimRight(text[:loc[0]], " \t\r\n"), "\n")
-		if t := strings.TrimSpace(above[len(above)-1]); len(strings.Fields(t)) >= 2 && len(strings.Fields(t)) <= titleLineMaxWords {
+		if t := statuspageTitle(text, loc[0]); t != "" {
 			return shorten(t, maxTitle)
 		}
 	}

@@ -303,6 +303,10 @@ func TestStartAndEndPhrases(t *testing.T) {
 		{"From a time on a date", "The rule runs once a day. From 00:00 UTC on Monday 8 September 2025 it deleted every object.", "2025-09-08T00:00:00Z", ""},
 		{"From a time, when", "On Monday 1 December 2025 we released 8.14. From 10:00 UTC, when the store offered the update, the app crashed.", "2025-12-01T10:00:00Z", ""},
 		{"a noticing sentence is no start", "On 2025-07-15 we shipped the release. At 14:55 UTC an engineer noticed the merge rate had fallen.", "", ""},
+		{"a fix at a time is no start", "Checkout failed on Tuesday 3 June 2025. At 12:05 UTC service was restored.", "", ""},
+		{"a rollback at a time is no start", "Checkout failed on Tuesday 3 June 2025. At 11:40 UTC we rolled back the release and the errors stopped.", "", ""},
+		{"a schedule is no start", "We migrated the exporter on 1 March 2025. At 10:00 UTC every day the export job runs.", "", ""},
+		{"the impact beats an earlier change", "On 2025-06-03 we shipped a config change. At 09:12 UTC an engineer merged the change. At 09:15 UTC checkout errors began.", "2025-06-03T09:15:00Z", ""},
 		{"a window with tildes", "On 2025-06-24 the reports were slow and timing out from ~06:40 to 09:15 UTC.", "2025-06-24T06:40:00Z", "2025-06-24T09:15:00Z"},
 	}
 	for _, tt := range tests {
@@ -329,6 +333,7 @@ func TestDetectionSentences(t *testing.T) {
 		{begin + "Customers started writing in at 06:10 UTC about broken images.", "2025-09-08T06:10:00Z"},
 		{begin + "The first reports came from customers through our support chat at 08:31 UTC.", "2025-09-08T08:31:00Z"},
 		{begin + "We fixed it at 09:00 UTC.", ""},
+		{begin + "The alarms were cleared at 16:35 UTC.", ""},
 	} {
 		tl, err := readTimeline("note.txt", tc.text, nil, "")
 		if err != nil {

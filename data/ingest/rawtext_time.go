@@ -21,7 +21,7 @@ var (
 	durationLine = regexp.MustCompile(`(?im)^[ \t]*(?:Total[ \t]+)?Duration:[ \t]*(.+?)[ \t]*$`)
 	// detectedRE is a sentence that tells when the incident was noticed:
 	// an alert, alarm or page, or customers' first reports.
-	detectedRE = regexp.MustCompile(`(?i)\b(?:alerted|paged|detected|notified|became aware|alarms?|alert\w*\s+(?:fired|went off|triggered)|first reports?|(?:customers?|users?|players?|merchants?)\s+(?:started|began)\s+(?:emailing|writing in|calling|reporting|complaining)|(?:customers?|users?|players?|merchants?)\s+(?:reported|complained))\b[^.]{0,160}?\bat\s+(?:approximately\s+|about\s+|around\s+|~\s*)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
+	detectedRE = regexp.MustCompile(`(?i)\b(?:alerted|paged|detected|notified|became aware|raised\s+(?:\w+\s+){0,3}alarms?|alarms?\s+(?:was\s+|were\s+)?(?:raised|fired|went off|triggered|sounded)|alert\w*\s+(?:fired|went off|triggered)|first reports?|(?:customers?|users?|players?|merchants?)\s+(?:started|began)\s+(?:emailing|writing in|calling|reporting|complaining)|(?:customers?|users?|players?|merchants?)\s+(?:reported|complained))\b[^.]{0,160}?\bat\s+(?:approximately\s+|about\s+|around\s+|~\s*)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
 	// clockStart is a sentence that opens on a clock time ("At 14:08 GMT
 	// one of the chillers tripped", "From 10:00 UTC, when …", "From 00:00
 	// UTC on Monday 8 September it deleted …"), with the day after it or
@@ -71,10 +71,11 @@ type timeline struct {
 	def      *time.Location
 	defZone  string
 	property propertyTimes // what a page's Date property gave
-	// statedDay is the day an "Incident date:" line states (""): the day
-	// of the timeline entries before any date of the text, and the case's
-	// date when no start is known.
+	// statedDay is the day an "Incident date:" line states (""), which
+	// ends at statedEnd: the day of the timeline entries no date after
+	// that line precedes, and the case's date when no start is known.
 	statedDay string
+	statedEnd int
 }
 
 // The timeline of running text is read by one function, readTimeline,
@@ -112,7 +113,8 @@ func readTimelineOn(name, text string, def *time.Location, defZone, day string) 
 // today"): a window no date precedes takes that day.
 func readTimelineToday(name, text string, def *time.Location, defZone, day string, today civil) (*timeline, error) {
 	text = plainGermanClocks(plainFrenchClocks(plainISOStamps(text)))
-	tl := &timeline{entryDay: day, today: today, def: def, defZone: defZone, statedDay: statedIncidentDay(text)}
+	tl := &timeline{entryDay: day, today: today, def: def, defZone: defZone}
+	tl.statedDay, tl.statedEnd = statedIncidentDay(text)
 	tl.readZone(text)
 	endLineNo, startFromLine, err := tl.statedLines(name, text)
 	if err != nil {
@@ -133,6 +135,11 @@ func readTimelineToday(name, text string, def *time.Location, defZone, day strin
 	}
 	if err := tl.checkOrder(name, endLineNo, startFromLine); err != nil {
 		return nil, err
+	}
+	if tl.detected != nil && tl.resolved != nil && tl.detected.After(*tl.resolved) {
+		// Read from a sentence, a time after the end is no detection
+		// ("the alarms were cleared at 16:35").
+		tl.detected = nil
 	}
 	switch c, _, ok := findDay(text); {
 	case tl.start != nil:
@@ -224,10 +231,11 @@ func (tl *timeline) startFromSentences(text string) {
 	}
 }
 
-// fromClockSentence reads the start from the first sentence that opens on
-// a clock time (clockStart) and does not tell of the incident being
-// noticed ("At 14:55 UTC an engineer noticed …" is its detection): on the
-// day it names, else on the last full date written before it.
+// fromClockSentence reads the start from a sentence that opens on a clock
+// time (clockStart): the first that tells of impact (entryImpact), else
+// the first that tells of no noticing, fix or recovery, of nothing that
+// recurs ("every day") and of no later day ("the following morning"); on
+// the day it names, else the day of an undated time there (dayBefore).
 func (tl *timeline) fromClockSentence(text string) {
 	var loc []int
 	for _, l := range clockStart.FindAllStringSubmatchIndex(text, -1) {
@@ -235,9 +243,15 @@ func (tl *timeline) fromClockSentence(text string) {
 		if end := strings.IndexAny(rest, ".!?\n"); end >= 0 {
 			rest = rest[:end]
 		}
-		if !entryDetect.MatchString(rest) {
+		if entryDetect.MatchString(rest) || entryResolved.MatchString(rest) || notAStart.MatchString(rest) {
+			continue
+		}
+		if entryImpact.MatchString(rest) {
 			loc = l
 			break
+		}
+		if loc == nil {
+			loc = l
 		}
 	}
 	if loc == nil {
@@ -252,7 +266,7 @@ func (tl *timeline) fromClockSentence(text string) {
 	}
 	day := g("day")
 	if day == "" {
-		c, ok := lastDayBefore(text, loc[0])
+		c, ok := tl.dayBefore(text, loc[0])
 		if !ok {
 			return
 		}
@@ -260,6 +274,11 @@ func (tl *timeline) fromClockSentence(text string) {
 	}
 	tl.start = tl.at(day, g("clock"), g("ampm"), g("zone"))
 }
+
+// notAStart is what makes a sentence that opens on a clock time no start:
+// a fix ("we rolled back", "errors stopped"), a schedule ("every day the
+// export runs") or another day ("the following morning").
+var notAStart = regexp.MustCompile(`(?i)\b(rolled back|roll(ed|ing)? back|revert\w*|fixed|mitigat\w*|stopped|(every|each) (day|night|hour|morning|evening|week|month|\d+ (minutes|hours))|daily|nightly|hourly|following (day|morning|evening|night)|next (day|morning|evening|night))\b`)
 
 // checkOrder deals with an end before the start: read from sentences, one
 // of the two is another event's time ("deployed on 2024-10-01 at 14:00 …;
@@ -360,7 +379,7 @@ func (tl *timeline) fromSpan(text string) {
 	}
 	day, ok := dayRightAfter(text, loc[1])
 	if !ok {
-		day, ok = lastDayBefore(text, loc[0])
+		day, ok = tl.dayBefore(text, loc[0])
 	}
 	if !ok && tl.today.y != 0 {
 		day, ok = tl.today, true
@@ -377,36 +396,6 @@ func (tl *timeline) fromSpan(text string) {
 	}
 }
 
-// dayAfterWindow is what may stand between a window and its date: "on",
-// a comma, the weekday ("… UTC on Tuesday, March 11, 2025").
-var dayAfterWindow = regexp.MustCompile(`(?i)^[ \t]*,?[ \t]*(?:on[ \t]+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?[ \t]+)?`)
-
-// dayRightAfter returns the full date written right after byte offset i
-// on its line (past dayAfterWindow), or ok false.
-func dayRightAfter(text string, i int) (civil, bool) {
-	rest := text[i:min(len(text), i+64)]
-	if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
-		rest = rest[:nl] // the next line is another statement
-	}
-	p := dayAfterWindow.FindStringIndex(rest)[1]
-	c, end, ok := findDay(rest[p:])
-	// The first date of the rest must open it: a date is at most about
-	// 20 characters ("September 30, 2025").
-	if !ok || end > 22 || !startsDate(rest[p:]) {
-		return civil{}, false
-	}
-	return c, true
-}
-
-// startsDate reports whether s opens with a digit or a month's name.
-func startsDate(s string) bool {
-	w := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '.' })
-	if len(w) == 0 {
-		return false
-	}
-	return w[0][0] >= '0' && w[0][0] <= '9' || monthNum(w[0]) > 0
-}
-
 // detectedAt reads "engineers were alerted … on Tuesday, 14 June 2022, at
 // 09:17": the date inside the phrase, else the last one before it, else
 // the start day.
@@ -421,7 +410,7 @@ func (tl *timeline) detectedAt(text string) {
 		day = c.String()
 	} else if tl.start != nil {
 		day = tl.start.In(tl.loc).Format("2006-01-02")
-	} else if c, ok := lastDayBefore(text, loc[0]); ok {
+	} else if c, ok := tl.dayBefore(text, loc[0]); ok {
 		day = c.String()
 	}
 	if day == "" {
@@ -436,27 +425,6 @@ func (tl *timeline) detectedAt(text string) {
 		ampm = text[loc[4]:loc[5]]
 	}
 	tl.detected = tl.at(day, text[loc[2]:loc[3]], ampm, zone)
-}
-
-// lastDayBefore returns the last full date written before byte offset i,
-// unless a date without its year is written after it ("14 March 2025 …
-// on 2 January, from 01:10"): the day is then unknown.
-func lastDayBefore(text string, i int) (civil, bool) {
-	var best civil
-	found, after := false, 0
-	for off := 0; off < i; {
-		c, end, ok := findDay(text[off:i])
-		if !ok {
-			break
-		}
-		best, found = c, true
-		off += end
-		after = off
-	}
-	if found && len(yearlessDates(text[after:i])) > 0 {
-		return civil{}, false
-	}
-	return best, found
 }
 
 // fill gives c what the timeline states and c lacks: start, detection

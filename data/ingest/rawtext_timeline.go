@@ -22,9 +22,12 @@ var (
 	timelineZone  = regexp.MustCompile(`(?im)^[#* \t]*timeline\b[^\n]*?\b` + zoneRE + `\b`)
 	entryDetect   = regexp.MustCompile(`(?i)\b(alert(s|ed)?|alarms?|paged?|paging|detected|noticed|reported|reports|declared|on-?call|ticket)\b`)
 	entryResolved = regexp.MustCompile(`(?i)\b(resolved|recover(s|ed|y)?|back to (normal|baseline)|back under|closed|restored|mitigated|normal|succeed(s|ed)?|(outage|incident|impact|disruption)\s+(ends|ended|is over|was over))\b`)
-	// entryTakeDown is an action that takes something down on purpose
-	// ("shut the host down", "scaled the workers down"): no impact.
-	entryTakeDown = regexp.MustCompile(`(?i)\b(shut|shutting|took|taking|brought|bringing|scaled|scaling|turned|turning|wound|winding|powered|powering)\b[^.;]{0,40}\bdown\b`)
+	// entryTakeDown is an action of ours that takes something down on
+	// purpose, written as entries write what the team did, without a
+	// subject ("Removed the cron entry and shut the host down", "Scaled the
+	// workers down"), or said to be planned: no impact. "A bad push took
+	// the API down" is.
+	entryTakeDown = regexp.MustCompile(`(?i)^\W*(?:[a-z]+ed\b[^.;]{0,60}\b(?:and|then)\s+)?(?:shut|scaled|turned|wound|powered|took|brought)\b[^.;]{0,40}\bdown\b|\b(as planned|on purpose|deliberately|for maintenance)\b`)
 	entryImpact   = regexp.MustCompile(`(?i)\b(errors?|fail(s|ed|ing|ures?)?|degraded|degradation|timing out|time ?outs?|timed out|lag(s|ging)?|latency|spike|down|outage|unavailable|5\d\d|stalled|stuck|dropp(ed|ing))\b`)
 )
 
@@ -34,13 +37,7 @@ func (tl *timeline) timelineEntries(text string) {
 	if tl.start != nil && tl.detected != nil && tl.resolved != nil {
 		return
 	}
-	if tl.zone == "" {
-		if m := timelineZone.FindStringSubmatch(text); m != nil {
-			if l, ok := zoneLocation(m[1]); ok {
-				tl.zone, tl.loc, tl.assumed = m[1], l, false
-			}
-		}
-	}
+	tl.headingZone(text)
 	var start, detected, resolved *time.Time
 	day, shift, prev := "", 0, -1
 	off := 0
@@ -55,15 +52,14 @@ func (tl *timeline) timelineEntries(text string) {
 		if t == nil {
 			continue
 		}
-		event := m[6]
-		switch {
-		case entryDetect.MatchString(event):
+		switch entryKindOf(m[6]) {
+		case entryDetection:
 			if detected == nil {
 				detected = t
 			}
-		case entryResolved.MatchString(event):
+		case entryRecovery:
 			resolved = t
-		case entryImpact.MatchString(event) && !entryTakeDown.MatchString(event):
+		case entryImpactKind:
 			if start == nil && detected == nil && resolved == nil {
 				start = t
 			}
@@ -83,17 +79,55 @@ func (tl *timeline) timelineEntries(text string) {
 	}
 }
 
+// headingZone takes the zone a timeline's heading states ("Timeline
+// (BST)") when the text stated none before.
+func (tl *timeline) headingZone(text string) {
+	if tl.zone != "" {
+		return
+	}
+	if m := timelineZone.FindStringSubmatch(text); m != nil {
+		if l, ok := zoneLocation(m[1]); ok {
+			tl.zone, tl.loc, tl.assumed = m[1], l, false
+		}
+	}
+}
+
+// entryKind is what a timeline entry tells of.
+type entryKind int
+
+const (
+	entryOther entryKind = iota
+	entryDetection
+	entryRecovery
+	entryImpactKind
+)
+
+// entryKindOf says what an entry's event tells of: noticing first, then
+// recovery, then impact (not an action of ours that takes something down
+// on purpose).
+func entryKindOf(event string) entryKind {
+	switch {
+	case entryDetect.MatchString(event):
+		return entryDetection
+	case entryResolved.MatchString(event):
+		return entryRecovery
+	case entryImpact.MatchString(event) && !entryTakeDown.MatchString(event):
+		return entryImpactKind
+	}
+	return entryOther
+}
+
 // entryDisorder is how far, in minutes, an entry's clock may go back from
 // the entry before it without passing midnight: entries a minute or two
 // out of order ("16:02:10 new primary up", then "16:02 alert fires"), or
 // an impact window stated before the timeline, are not the next day.
 const entryDisorder = 60
 
-// entryTime is the time of one entry: its own date, else the day an
-// "Incident date:" line states, else the last date written before the
-// timeline (a day later for each time the clock went
-// back by more than entryDisorder, past midnight); its own zone or offset,
-// else the timeline's.
+// entryTime is the time of one entry: its own date, else the day of an
+// undated time before it (timeline.dayBefore: an "Incident date:" line's,
+// or the last date written before the timeline), a day later for each time
+// the clock went back by more than entryDisorder (past midnight); its own
+// zone or offset, else the timeline's.
 func (tl *timeline) entryTime(text string, lineOff int, m []string, day *string, shift, prev *int) *time.Time {
 	hh, mm, err := parseClock(m[2], m[3])
 	if err != nil {
@@ -102,10 +136,8 @@ func (tl *timeline) entryTime(text string, lineOff int, m []string, day *string,
 	d := m[1]
 	if d == "" {
 		if *day == "" {
-			c, ok := lastDayBefore(text, lineOff)
+			c, ok := tl.dayBefore(text, lineOff)
 			switch {
-			case tl.statedDay != "":
-				*day = tl.statedDay
 			case ok:
 				*day = c.String()
 			case tl.entryDay != "":

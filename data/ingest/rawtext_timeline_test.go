@@ -45,6 +45,12 @@ func TestTimelineEntries(t *testing.T) {
 		{"the incident date line dates the entries; a host shut down is no impact", "Five whys: duplicate invoices\n\nIncident date: 2025-04-01\n\nThe March run on 1 March happened before the migration.\n\n" +
 			"What we did (times UTC)\n07:00 Shut the old host bill-01 down as planned\n07:30 Invoice job starts failing\n08:05 Alert fires\n09:20 Removed the cron entry and shut the host down\n10:40 Queue recovered\n",
 			time.Date(2025, 4, 1, 7, 30, 0, 0, time.UTC), time.Date(2025, 4, 1, 8, 5, 0, 0, time.UTC), time.Date(2025, 4, 1, 10, 40, 0, 0, time.UTC)},
+		{"a date under the incident date line wins", "Incident date: 2025-04-01\n\nTimeline (UTC)\n\n2 April 2025\n- 09:00 errors start\n- 09:10 alert fires\n- 09:40 errors stop, incident resolved\n",
+			time.Date(2025, 4, 2, 9, 0, 0, 0, time.UTC), time.Date(2025, 4, 2, 9, 10, 0, 0, time.UTC), time.Date(2025, 4, 2, 9, 40, 0, 0, time.UTC)},
+		{"a push that took the API down is impact", "Queue outage on 2025-06-01.\n\nTimeline (UTC)\n\n- 10:02 A bad config push took the API down\n- 10:05 alert fires\n- 10:40 API recovered\n",
+			time.Date(2025, 6, 1, 10, 2, 0, 0, time.UTC), time.Date(2025, 6, 1, 10, 5, 0, 0, time.UTC), time.Date(2025, 6, 1, 10, 40, 0, 0, time.UTC)},
+		{"a service that shut down unexpectedly is impact", "Queue outage on 2025-06-01.\n\nTimeline (UTC)\n\n- 10:02 The payment service shut down unexpectedly\n- 10:05 alert fires\n- 10:40 payments recovered\n",
+			time.Date(2025, 6, 1, 10, 2, 0, 0, time.UTC), time.Date(2025, 6, 1, 10, 5, 0, 0, time.UTC), time.Date(2025, 6, 1, 10, 40, 0, 0, time.UTC)},
 		{"past midnight", "Queue outage on 2025-06-01.\n\nTimeline (UTC)\n\n- 23:50 consumers start failing\n- 23:58 alert fires\n- 00:40 queue recovered\n",
 			time.Date(2025, 6, 1, 23, 50, 0, 0, time.UTC), time.Date(2025, 6, 1, 23, 58, 0, 0, time.UTC), time.Date(2025, 6, 2, 0, 40, 0, 0, time.UTC)},
 	} {

@@ -17,14 +17,14 @@ var (
 	// titleLineDate is a date closing a title line, with what separates
 	// it: "— 2025-04-15", ", 2025-04-15", " (2025-08-19)", "— 3rd March
 	// 2025", ", March 3, 2025".
-	titleLineDate = regexp.MustCompile(`(?i)\s*(?:[,–—-]\s*|\()(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:` + isoDayRE + `|` + dmyRE + `|` + mdyRE + `)\)?$`)
+	titleLineDate = regexp.MustCompile(`(?i)(?:\s*,\s*|\s+[–—-]\s*|\s*\()(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:` + isoDayRE + `|` + dmyRE + `|` + mdyRE + `)\)?$`)
 	// metadataLine is a line of a ticket's or a template's properties
 	// ("Status: Closed | Sev 3 | …", "Severity: SEV-2") or a parenthesis
 	// ("(times UTC, 2025-08-19)"), which may follow a title line.
 	metadataLine = regexp.MustCompile(`^(?:[A-Z][\w./-]*(?: [\w./-]+){0,2}:\s+\S|\(.*\)$)`)
 	// propertyLine is a line of properties or headers, never a title:
 	// "Severity: SEV-2 | Status: Resolved", "From: Alice <a@example.com>".
-	propertyLine = regexp.MustCompile(`(?i)^(?:from|to|cc|date|sent|severity|sev|status|priority|type|owner|reporter|assignee|created|opened|closed|resolved|service|impact|duration|labels?|components?)\s*:|\s\|\s`)
+	propertyLine = regexp.MustCompile(`(?i)^(?:from|to|cc|date|sent|severity|sev|status|priority|type|owner|reporter|assignee|requester|created|opened|closed|resolved|service|impact|duration|labels?|components?|org|organi[sz]ation|company|team|title|incident date|facilitator|participants|attendees|authors?)\s*:|\s\|\s`)
 	// incidentNumber is a line that only numbers the incident ("Google
 	// Compute Engine Incident #16007"): the summary says more.
 	incidentNumber = regexp.MustCompile(`(?i)\bincident\s*(?:#|no\.?|number)?\s*\d+\s*$`)

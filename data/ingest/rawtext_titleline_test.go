@@ -45,6 +45,7 @@ func TestNoteTitleWithoutDate(t *testing.T) {
 		{"Subject: Incident summary - checkout errors during the launch (Tue 14 Oct)\n\nHi all,\n\nA summary of what happened during the launch on 2025-10-14, when checkout failed for 20 minutes.", "Incident summary - checkout errors during the launch (Tue 14 Oct)"},
 		{"# Loss of cooling in Manchester data hall B — 3rd March 2025\n\nAt 14:08 GMT one chiller tripped and servers overheated.", "Loss of cooling in Manchester data hall B"},
 		{"# Checkout errors during the spring sale, March 3, 2025\n\nCheckout failed for 20 minutes.", "Checkout errors during the spring sale"},
+		{"# Checkout outage 1–3 March 2025\n\nCheckout failed for three days.", "Checkout outage 1–3 March 2025"},
 		{"recs-v2 rollout incident — 2025-09-16\n\nwhat: the feature flag for recs-v2 was set to 100% instead of 10% at 16:02, and the service fell over under the load.", "recs-v2 rollout incident"},
 	} {
 		res := parseOne(t, Input{Name: "note.md", Data: []byte(c.text)}, "rawtext")
