@@ -189,6 +189,8 @@ func TestHTMLPublishingPlatform(t *testing.T) {
 		{"Medium", Options{}, "Google Cloud"},
 		{"Substack", Options{Org: "Acme"}, "Acme"},
 		{"Acme Engineering", Options{}, "Acme Engineering"},
+		// --org names what a blog's site name does not.
+		{"The Acme Engineering Blog", Options{Org: "Acme"}, "Acme"},
 	} {
 		res, err := ParseChecked(Input{Name: "post.html", Data: page(c.site), Opts: c.opts}, "")
 		if err != nil {
@@ -196,6 +198,9 @@ func TestHTMLPublishingPlatform(t *testing.T) {
 		}
 		if got := res.Incidents[0].Org; got != c.want {
 			t.Errorf("site %s: org %q, want %q (notes %v)", c.site, got, c.want, res.Notes)
+		}
+		if id := res.Incidents[0].ID; c.opts.Org != "" && !strings.HasPrefix(id, "acme-") {
+			t.Errorf("site %s: id %q", c.site, id)
 		}
 	}
 }
