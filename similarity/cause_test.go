@@ -26,6 +26,8 @@ func TestCauseText(t *testing.T) {
 		{"lower-case heading", "Logins failed.\n\nroot cause:\nA leap second.\nIt spun.\n\nnext steps\nPatch it.", "A leap second.\nIt spun.\n"},
 		{"deeper heading inside", "## Root cause\nA leap second.\n### The kernel\nIt spun.\n## Timeline\n10:00 paged.", "A leap second.\n### The kernel\nIt spun.\n"},
 		{"inline label", "Logins failed.\n**Root cause:** an expired certificate.\nWe renewed it.", "an expired certificate.\n"},
+		{"lower-case label, no blank line", "Logins failed after the upgrade.\nroot cause:\nA leap second made the kernel spin.", "A leap second made the kernel spin.\n"},
+		{"a chat line is no heading", "sam 10:02\n\nanalysis in progress\n\nwe rolled back the deploy", ""},
 		{"none", "Everything was slow for an hour. Then it recovered.", ""},
 		{"empty", "", ""},
 	} {

@@ -118,14 +118,16 @@ func headingWords(h string) string {
 	return strings.TrimSpace(strings.TrimLeftFunc(h, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
 }
 
-// namesSection reports whether a heading rule matches h from its first
-// word: "root cause" and "fixes" name sections, "because of the load" and
-// "the fix" do not.
+// namesSection reports whether a heading rule matches the whole of h:
+// "root cause", "fixes" and "what went wrong" name sections; "because of
+// the load", "the fix" and "analysis in progress" (a chat message) do not.
 func namesSection(h string) bool {
 	h = strings.ToLower(headingWords(h))
 	for _, hr := range headingRoles {
-		if loc := hr.re.FindStringIndex(h); loc != nil {
-			return loc[0] == 0
+		for _, loc := range hr.re.FindAllStringIndex(h, -1) {
+			if loc[0] == 0 && loc[1] == len(h) {
+				return true
+			}
 		}
 	}
 	return false
@@ -136,7 +138,8 @@ var (
 	boldHeading  = regexp.MustCompile(`^(?:\*\*|__)([^*_]{2,80}?)(?::)?(?:\*\*|__):?\s*$`)
 	colonHeading = regexp.MustCompile(`^([A-Z][^.!?:;]{1,70}):$`)
 	// A heading written in lower case ("root cause:", "follow-ups") counts
-	// when it names a known section and stands alone after a blank line.
+	// when its words are a known section's name and it ends in a colon or
+	// stands alone after a blank line.
 	lowerHeading = regexp.MustCompile(`^([a-z][^.!?:;,]{1,40}?):?$`)
 	// "**Root cause:** text" and "Root cause: text" label one paragraph.
 	inlineLabel = regexp.MustCompile(`(?i)^(?:\*\*|__)?(root[\s-]?causes?|causes?|trigger|impact|detection|resolution|remediation|mitigation|summary)(?::(?:\*\*|__)|(?:\*\*|__):|:)\s+(\S.*)$`)
@@ -217,7 +220,7 @@ func headingOf(line string, standalone bool) (string, int, bool) {
 			return line, 7, true
 		}
 	}
-	if m := lowerHeading.FindStringSubmatch(line); m != nil && standalone && len(strings.Fields(m[1])) <= 4 && namesSection(m[1]) {
+	if m := lowerHeading.FindStringSubmatch(line); m != nil && (standalone || strings.HasSuffix(line, ":")) && len(strings.Fields(m[1])) <= 4 && namesSection(m[1]) {
 		return strings.TrimSpace(m[1]), 7, true
 	}
 	return "", 0, false

@@ -73,6 +73,9 @@ func TestSections(t *testing.T) {
 		{"lower-case headings standing alone", "what happened\n\nThe API died.\n\nroot cause:\nA bug.\n\nfollow-ups\n- add tests", "summary: The API died. | cause: A bug. | follow-up: - add tests"},
 		{"lower-case lines in a paragraph stay", "We looked at graphs.\nroot cause\nwas unclear.\n\nbecause of the load\n\nthe fix\nwas quick.", "body: We looked at graphs. / root cause / was unclear. /  / because of the load /  / the fix / was quick."},
 		{"headings people write", "## 🧠 Why\nThe pool was too small.\n\n## 🛠 What we did\nWe raised it.\n\n## Putting it right\nWe rolled back.\n\n## what broke\nCheckout.", "cause: The pool was too small. | remediation: We raised it. | remediation: We rolled back. | summary: Checkout."},
+		{"chat lines are no headings", "sam 10:02\n\nanalysis in progress\n\nfix deployed to prod\nthanks all", "body: sam 10:02 /  / analysis in progress /  / fix deployed to prod / thanks all"},
+		{"a lower-case label with a colon is a heading", "The upgrade went out.\nroot cause:\nA leap second.", "body: The upgrade went out. | cause: A leap second."},
+		{"what we did well is no remediation", "## What we did well\nWe paged fast.", "body: ## What we did well / We paged fast."},
 		{"empty", "  \n", ""},
 	} {
 		if got := sectionString(Sections(c.text)); got != c.want {

@@ -112,7 +112,7 @@ func (p Polarity) String() string {
 }
 
 // Negation cues that deny what follows them within the same clause.
-var preNegation = regexp.MustCompile(`(?i)\b(not|no|never|neither|nor|without|cannot|can't|wasn't|weren't|isn't|aren't|didn't|doesn't|don't|hadn't|hasn't|haven't|rather than|instead of|instead|ruled out|rule out|unrelated to|free of|absence of|lack of evidence|unlike)\b`)
+var preNegation = regexp.MustCompile(`(?i)\b(not|no|never|neither|nor|nothing|none of|without|cannot|can't|wasn't|weren't|isn't|aren't|didn't|doesn't|don't|hadn't|hasn't|haven't|rather than|instead of|instead|ruled out|rule out|unrelated to|free of|absence of|lack of evidence|unlike)\b`)
 
 // Negation cues that deny what came before them ("X was ruled out").
 var postNegation = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,3}?((was|were|is|are|has been|have been|had been)\s+(ruled out|excluded|not\b|never\b|unrelated|eliminated)|(wasn't|weren't|isn't|aren't|wasn’t|weren’t|isn’t|aren’t)\b)|^\W*(\w+\W+){0,2}?(played no|had no|has no)\s+(part|role|effect|impact|issues?|problems?|errors?|incidents?)|^\W*(\w+\W+){0,2}?(didn't|did not|didn’t|never)\s+(happen(ed)?|occur(red)?|take place|took place|kick(ed)? in|trigger(ed)?|fire[sd]?)\b`)
@@ -130,10 +130,10 @@ var postHedge = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,3}?((is|was|are|were|rema
 // A first theory is a refuted one: a postmortem tells what was first
 // suspected to say it was wrong ("we first suspected a memory leak", "at
 // first it looked like a DDoS", "our first theory was DNS"; after the
-// phrase, "… was our first hypothesis", "… at first").
+// phrase, "… was our first hypothesis").
 var (
-	firstTheory     = regexp.MustCompile(`(?i)\b(first|initially|originally|at first|early on)\W+(\w+\W+){0,3}?(suspect\w*|thought|believed|assumed|guess\w*|hypothes\w+|theor(y|ies)|look(s|ed)? like|appeared|seemed|blamed|pointed to)\b|\b(suspect\w*|thought|believed|assumed|blamed)\W+(at first|initially|first)\b`)
-	postFirstTheory = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,4}?((was|were|is)\s+(our|the)\s+(first|initial|original|leading)\s+(theory|hypothesis|guess|suspect|suspicion)|at first)\b`)
+	firstTheory     = regexp.MustCompile(`(?i)\b(first|initially|originally|at first|early on)\W+(\w+\W+){0,3}?(suspect\w*|thought|believed|assumed|guess\w*|hypothes\w+|theor(y|ies)|look(s|ed)? like|blamed|pointed to)\b|\b(suspect\w*|thought|believed|assumed|blamed)\W+(at first|initially|first)\b`)
+	postFirstTheory = regexp.MustCompile(`(?i)^\W*(\w+\W+){0,4}?(was|were|is)\s+(our|the)\s+(first|initial|original|leading)\s+(theory|hypothesis|guess|suspect|suspicion)\b`)
 )
 
 // Clause breaks end the scope of a cue.
@@ -144,8 +144,10 @@ var clauseBreak = regexp.MustCompile(`(?i)[,;()]|:(\D|$)|\s[–—-]\s|\b(but|ho
 // are looked for before the phrase back to the previous clause break (at
 // most eight words), and after it up to the next clause break.
 func PolarityAt(s string, start, end int) Polarity {
-	if strings.HasSuffix(strings.TrimSpace(s), "?") {
-		// A question asserts nothing ("did anyone touch the cluster auth?").
+	if strings.HasSuffix(strings.TrimSpace(s), "?") && start >= questionStart(s) {
+		// A question asserts nothing ("did anyone touch the cluster auth?");
+		// a clause before it does ("The certificate expired, so why did no
+		// alert fire?").
 		return Negated
 	}
 	before := s[:start]
@@ -183,6 +185,20 @@ func PolarityAt(s string, start, end int) Polarity {
 		return Hedged
 	}
 	return Asserted
+}
+
+// questionBreak ends the clause before a question: a comma, a semicolon,
+// a colon, a dash, or "so"/"but" ("The certificate expired, so why …?").
+var questionBreak = regexp.MustCompile(`(?i)[,;]|:(\D|$)|\s[–—-]\s|\b(so|but)\b`)
+
+// questionStart is where the question of a sentence ending in "?" starts:
+// after its last questionBreak.
+func questionStart(s string) int {
+	locs := questionBreak.FindAllStringIndex(s, -1)
+	if len(locs) == 0 {
+		return 0
+	}
+	return locs[len(locs)-1][1]
 }
 
 // hedgeLabel reports whether the text before a colon ends in a short label
