@@ -9,15 +9,17 @@ import (
 // Budgets of the default (approximate) search. It generates candidates
 // from a pruned index (every case listed under its CandidateFeatures
 // heaviest features only), reads the query's heaviest text features first
-// within a postings budget and the whole lists of its tag features,
-// accumulating partial dot products, and rescores the best partial sums
-// exactly with the full vectors. The larger the corpus, the more cases
-// score close to a case's k-th best, so the number rescored grows with it
-// (one per RerankPerCases cases) while the text budget shrinks in
-// proportion, down to MinCandidateBudget (measured: at 100k generated
-// cases, rescoring 200 with a budget of 8,000 finds 99.6% of the exact top
-// 10, 50 with 16,000 finds 95.2%). What it finds of the exact top 10 is
-// MeasuredRecall (exact.go).
+// within a postings budget and the whole lists of its tag features (as
+// lists of tag groups, groups.go), accumulating partial dot products,
+// selects the best partial sums (selectTouched: the cases the text lists
+// touched, then the cases of the groups whose sums can reach the
+// selection) and rescores them exactly with the full vectors. The larger
+// the corpus, the more cases score close to a case's k-th best, so the
+// number rescored grows with it (one per RerankPerCases cases) while the
+// text budget shrinks in proportion, down to MinCandidateBudget
+// (measured: at 100k generated cases, rescoring 200 with a budget of
+// 8,000 finds 99.6% of the exact top 10, 50 with 16,000 finds 95.2%).
+// What it finds of the exact top 10 is MeasuredRecall (exact.go).
 const (
 	// CandidateBudget caps the text postings one query reads in total,
 	// in corpora of up to RerankMin·RerankPerCases cases.
@@ -58,8 +60,8 @@ func rerankBudget(n, k int) (rerank, budget int) {
 // tags on more than CommonTagShare of the corpus (and at least
 // CommonTagMinCases cases) are not read: each is kept as a bitset of its
 // cases and its mean weight, and a case touched through the query's other
-// lists is credited q · mean weight for each common tag it carries. The
-// exact rescoring uses the true weights.
+// lists (text, or its tag group's) is credited q · mean weight for each
+// common tag it carries. The exact rescoring uses the true weights.
 const (
 	CommonTagShare    = 0.2
 	CommonTagMinCases = 2000
@@ -164,6 +166,10 @@ func (ix *Index) topKApprox(fids []uint32, fws []float32, self int, k int, excl 
 		sc.acc = make([]float32, len(ix.cases))
 		sc.accSeen = make([]uint64, (len(ix.cases)+63)/64)
 	}
+	if ng := len(ix.groupMask); len(sc.gBase) != ng {
+		sc.gBase = make([]float32, ng)
+		sc.gSeen = make([]uint64, (ng+63)/64)
+	}
 	rerank, budget := rerankBudget(len(ix.cases), k)
 	ix.accumulate(sc, budget)
 	h, full := ix.selectTouched(sc, rerank, self, excl, sc.floor)
@@ -212,35 +218,44 @@ func (ix *Index) topKApprox(fids []uint32, fws []float32, self int, k int, excl 
 // CPU-µs per case).
 const FloorShare = 0.8
 
-// accumulate adds up the partial sums of the query in sc.order into
-// sc.acc, marking the cases touched in sc.accSeen, and lists the query's
-// common tags in sc.credits. Text lists are read within the budget, tag
-// lists whole: tags are few per case, and a case that shares most of the
-// query's tags but little of its text can still rank high.
+// accumulate adds up the partial sums of the query in sc.order: its text
+// lists into sc.acc by case, marking the cases touched in sc.accSeen; the
+// lists of tag groups of its uncommon tags into sc.gBase by group (each
+// group's largest tag partial sum, groups.go), marking the groups in
+// sc.gSeen; and it lists its common tags in sc.credits. Text lists are
+// read within the budget, tag lists whole: tags are few per case, and a
+// case that shares most of the query's tags but little of its text can
+// still rank high.
 func (ix *Index) accumulate(sc *scratch, budget int) {
-	// The cases touched are marked in a bitset (small enough for L1);
-	// sums live in a dense array. The selection visits the marked cases
-	// in order and clears both.
+	// The cases and groups touched are marked in bitsets (small enough
+	// for L1); sums live in dense arrays. The selection visits the
+	// marked ones and clears both.
 	acc, seen := sc.acc, sc.accSeen
+	base, gseen := sc.gBase, sc.gSeen
 	sc.credits = sc.credits[:0]
 	ab := approxBudget
 	nt := uint32(ix.nText)
 	for _, qf := range sc.order[:min(len(sc.order), ab.features)] {
-		ps := ix.cpost[ix.cpoff[qf.f]:ix.cpoff[qf.f+1]]
-		if qf.f < nt {
-			if budget <= 0 {
+		q := float32(qf.q)
+		if qf.f >= nt {
+			if c, ok := ix.common[qf.f]; ok {
+				sc.credits = append(sc.credits, credit{ix.commonBits[c], q * ix.commonW[c], c})
 				continue
 			}
-			n := min(len(ps), ab.perFeature, budget)
-			budget -= n
-			ps = ps[:n]
-		}
-		q := float32(qf.q)
-		if c, ok := ix.common[qf.f]; ok {
-			sc.credits = append(sc.credits, credit{ix.commonBits[c], q * ix.commonW[c], c})
+			t := qf.f - nt
+			for _, p := range ix.gpost[ix.gpoff[t]:ix.gpoff[t+1]] {
+				gseen[p.g>>6] |= 1 << (p.g & 63)
+				base[p.g] += q * p.u
+			}
 			continue
 		}
-		for _, p := range ps {
+		if budget <= 0 {
+			continue
+		}
+		ps := ix.cpost[ix.cpoff[qf.f]:ix.cpoff[qf.f+1]]
+		n := min(len(ps), ab.perFeature, budget)
+		budget -= n
+		for _, p := range ps[:n] {
 			d := p.doc
 			seen[d>>6] |= 1 << (d & 63)
 			acc[d] += q * p.w
@@ -248,6 +263,7 @@ func (ix *Index) accumulate(sc *scratch, budget int) {
 	}
 }
 
+// heapifyPartials makes h a min-heap (root = worst).
 func heapifyPartials(h []partial) {
 	for i := len(h)/2 - 1; i >= 0; i-- {
 		siftPartial(h, i)
@@ -288,72 +304,173 @@ func pushPartial(h []partial, c partial, m int) []partial {
 	return h
 }
 
+// selector is the state of one selection: the heap of the best m partial
+// sums, the least sum it admits (thr: the floor, then the heap's worst
+// once it is full) and the cases it leaves out.
+type selector struct {
+	h          []partial
+	m          int
+	floor, thr float32
+	self       int
+	excl       func(int) bool
+	credits    []credit
+}
+
+// offer offers case d's sum a (common tags included) to the heap.
+func (s *selector) offer(d uint32, a float32) {
+	if a < s.thr || int(d) == s.self || s.excl != nil && s.excl(int(d)) {
+		return
+	}
+	s.h = pushPartial(s.h, partial{d, a}, s.m)
+	if len(s.h) == s.m {
+		s.thr = max(s.floor, s.h[0].acc)
+	}
+}
+
+// admit adds to case d's sum a the credit of the query's common tags it
+// carries, summed in the order of sc.credits (as creditBounds sums them
+// by mask), and offers it to the heap.
+func (s *selector) admit(d uint32, a float32) {
+	wi, b := d>>6, d&63
+	var cr float32
+	for _, c := range s.credits {
+		if c.bits[wi]>>b&1 != 0 {
+			cr += c.w
+		}
+	}
+	s.offer(d, a+cr)
+}
+
 // selectTouched returns the best m partial sums of the touched cases at
 // or above floor, leaving out self and the cases excl refuses, and clears
-// their sums and bits; full says m sums reached the floor (so that no sum
-// below it is among the best m).
+// the sums and bits of cases and groups; full says m sums reached the
+// floor (so that no sum below it is among the best m). The cases touched
+// through text lists come first (their sums are the highest, so the heap's
+// threshold rises early), then the groups touched through tag lists.
 func (ix *Index) selectTouched(sc *scratch, m, self int, excl func(int) bool, floor float32) (h []partial, full bool) {
-	acc, seen := sc.acc, sc.accSeen
-	h = sc.partials[:0]
-	// maxCredit[mask] is a little over the sum of the credits of the
-	// common tags in mask, so that float rounding cannot make the skip
-	// below refuse a sum it would admit; without a per-case mask, every
-	// case is bounded by the sum of all the credits.
-	mc := &sc.maxCredit
-	mc[0] = 0
+	s := selector{h: sc.partials[:0], m: m, floor: floor, thr: floor, self: self, excl: excl, credits: sc.credits}
+	all := creditBounds(sc, ix.commonMask != nil)
+	ix.selectText(sc, &s, all)
+	ix.selectGroups(sc, &s, all)
+	clear(sc.accSeen)
+	return s.h, len(s.h) == m
+}
+
+// creditBounds returns a bound of the credit of all the query's common
+// tags and, with a per-case mask of the common tags, fills sc.credit, the
+// credit of the common tags in a mask, summed in the order of sc.credits,
+// and sc.maxCredit, a little over it, so that float rounding cannot make
+// a skip refuse a sum it would admit.
+func creditBounds(sc *scratch, masks bool) float32 {
 	var all float32
 	for _, c := range sc.credits {
 		all += c.w
 	}
-	all = all*1.001 + 1e-6
-	masks := ix.commonMask
-	if masks != nil {
-		var w [commonMaskTags]float32
-		for _, c := range sc.credits {
-			w[c.c] = c.w
+	all = all*creditSlack + creditEpsilon
+	if !masks {
+		return all
+	}
+	// Sums over the subsets of the query's common tags, the credits
+	// added in order; a mask's other tags add nothing.
+	ce, mc := &sc.credit, &sc.maxCredit
+	ce[0] = 0
+	var q uint
+	for _, c := range sc.credits {
+		bit := uint(1) << c.c
+		for x := q; ; x = (x - 1) & q {
+			ce[x|bit] = ce[x] + c.w
+			if x == 0 {
+				break
+			}
 		}
-		for x := 1; x < len(mc); x++ {
-			mc[x] = mc[x&(x-1)] + w[bits.TrailingZeros(uint(x))]
-		}
-		for x := range mc {
-			mc[x] = mc[x]*1.001 + 1e-6
+		q |= bit
+	}
+	for x := range ce {
+		ce[x] = ce[uint(x)&q]
+		mc[x] = ce[x]*creditSlack + creditEpsilon
+	}
+	return all
+}
+
+// creditSlack and creditEpsilon widen the bounds of the common tags'
+// credit (creditBounds) beyond float rounding.
+const (
+	creditSlack   = 1.001
+	creditEpsilon = 1e-6
+)
+
+// selectText offers the cases touched through text lists, their sum
+// completed by their tag group's base times their relative scalar, and
+// clears their sums (not their bits: selectGroups passes over them).
+func (ix *Index) selectText(sc *scratch, s *selector, all float32) {
+	acc, base, cg := sc.acc, sc.gBase, ix.caseGroups
+	masks, ce := ix.commonMask, &sc.credit
+	for wi, w := range sc.accSeen {
+		for ; w != 0; w &= w - 1 {
+			d := uint32(wi<<6 + bits.TrailingZeros64(w))
+			c := cg[d]
+			a := acc[d] + base[c.g]*c.r
+			acc[d] = 0
+			if masks == nil {
+				// The common tags' credit is only looked up for a sum
+				// that could reach the heap with all of it.
+				if a+all >= s.thr {
+					s.admit(d, a)
+				}
+				continue
+			}
+			if a += ce[masks[d]]; a >= s.thr {
+				s.offer(d, a)
+			}
 		}
 	}
-	// thr is the least sum admitted: the floor, then the heap's worst
-	// once it is full.
-	thr := floor
-	for wi, w := range seen {
+}
+
+// selectGroups offers the cases of the groups touched through tag lists,
+// and clears the groups' sums and bits. A group's base is the largest
+// tag partial sum of its cases: a group that stays below the threshold
+// with it and all its cases' common tags is passed over.
+func (ix *Index) selectGroups(sc *scratch, s *selector, all float32) {
+	base, gm, mc := sc.gBase, ix.groupMask, &sc.maxCredit
+	masks := ix.commonMask != nil
+	for wi, w := range sc.gSeen {
 		if w == 0 {
 			continue
 		}
-		seen[wi] = 0
+		sc.gSeen[wi] = 0
 		for ; w != 0; w &= w - 1 {
-			b := bits.TrailingZeros64(w)
-			d := uint32(wi<<6 + b)
-			a := acc[d]
-			acc[d] = 0
-			// The common tags' credit is only looked up for a sum that
-			// could reach the heap with all of it.
+			g := wi<<6 + bits.TrailingZeros64(w)
+			b := base[g]
+			base[g] = 0
 			bound := all
-			if masks != nil {
-				bound = mc[masks[d]]
+			if masks {
+				bound = mc[gm[g]]
 			}
-			if a+bound < thr {
-				continue
-			}
-			for _, c := range sc.credits {
-				if c.bits[wi]>>b&1 != 0 {
-					a += c.w
-				}
-			}
-			if a < thr || int(d) == self || excl != nil && excl(int(d)) {
-				continue
-			}
-			h = pushPartial(h, partial{d, a}, m)
-			if len(h) == m {
-				thr = max(floor, h[0].acc)
+			if b+bound >= s.thr {
+				ix.selectGroup(sc, s, g, b, all)
 			}
 		}
 	}
-	return h, len(h) == m
+}
+
+// selectGroup offers the cases of group g, with base b, that no text list
+// touched: their sum is b times their relative scalar.
+func (ix *Index) selectGroup(sc *scratch, s *selector, g int, b, all float32) {
+	seen, masks, ce := sc.accSeen, ix.commonMask, &sc.credit
+	for _, c := range ix.members[ix.groupFirst[g]:ix.groupFirst[g+1]] {
+		d := c.doc
+		if seen[d>>6]>>(d&63)&1 != 0 {
+			continue
+		}
+		a := b * c.r
+		if masks == nil {
+			if a+all >= s.thr {
+				s.admit(d, a)
+			}
+			continue
+		}
+		if a += ce[masks[d]]; a >= s.thr {
+			s.offer(d, a)
+		}
+	}
 }

@@ -339,9 +339,10 @@ func (b *Builder) index() *Index {
 	}
 	ix.cpoff, ix.cpost = ix.buildPostings(nw, approxBudget.features)
 	ix.buildCommonTags()
+	ix.buildTagGroups(docTags)
 	ix.order = ix.tagOrder()
-	// The search reads tag lists whole, so their order is free: by case
-	// (as buildPostings leaves them), the sums it adds to are written in
-	// address order.
+	// The candidate index's tag lists are left in case order (as
+	// buildPostings leaves them): the search reads lists of tag groups
+	// instead (groups.go).
 	return ix
 }

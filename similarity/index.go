@@ -74,7 +74,8 @@ type Index struct {
 	post     []posting
 	maxw     []float32
 	// Candidate index of the approximate search: the same, but each case
-	// is only listed under its CandidateFeatures heaviest features.
+	// is only listed under its CandidateFeatures heaviest features (its
+	// tag lists are only read to build the tag groups).
 	cpoff []uint32
 	cpost []posting
 	// Common tags (approx.go): bitset and mean weight by tag feature.
@@ -84,6 +85,16 @@ type Index struct {
 	// commonMask[i] has bit c set when case i carries common tag c
 	// (nil when there are more than commonMaskTags common tags).
 	commonMask []uint8
+	// Tag groups (groups.go): each case's group and relative scalar; the
+	// cases of group g, members[groupFirst[g]:groupFirst[g+1]]; the
+	// union of their common-tag masks; and by tag index the groups
+	// listing it, gpost[gpoff[t]:gpoff[t+1]].
+	caseGroups []caseGroup
+	groupFirst []uint32
+	members    []groupMember
+	groupMask  []uint8
+	gpoff      []uint32
+	gpost      []groupPosting
 
 	analyzer  *textproc.Analyzer // template for queries
 	queryMu   sync.Mutex

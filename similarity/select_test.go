@@ -48,16 +48,20 @@ func TestSelectTouched(t *testing.T) {
 	}
 	for _, tc := range tests {
 		for _, withMask := range []bool{false, true} {
-			testSelectTouched(t, tc, withMask)
+			for _, withGroups := range []bool{false, true} {
+				testSelectTouched(t, tc, withMask, withGroups)
+			}
 		}
 	}
 }
 
 // testSelectTouched is one row of TestSelectTouched; withMask gives the
 // index a per-case mask of the common tags (the credits), as
-// buildCommonTags does for at most commonMaskTags of them.
-func testSelectTouched(t *testing.T, tc selectCase, withMask bool) {
-	t.Run(fmt.Sprintf("%s/mask=%v", tc.name, withMask), func(t *testing.T) {
+// buildCommonTags does for at most commonMaskTags of them; withGroups
+// puts the cases in tag groups, half of which have a sum (their cases
+// are touched through the group, text-touched or not).
+func testSelectTouched(t *testing.T, tc selectCase, withMask, withGroups bool) {
+	t.Run(fmt.Sprintf("%s/mask=%v/groups=%v", tc.name, withMask, withGroups), func(t *testing.T) {
 		r := rand.New(rand.NewPCG(1, uint64(tc.n)))
 		sc := &scratch{acc: make([]float32, tc.n), accSeen: make([]uint64, (tc.n+63)/64)}
 		var want []partial
@@ -76,19 +80,9 @@ func testSelectTouched(t *testing.T, tc selectCase, withMask bool) {
 			sc.accSeen[d>>6] |= 1 << (d & 63)
 			sums[d] = a
 		}
-		for range tc.credits {
-			c := credit{bits: make([]uint64, len(sc.accSeen)), w: 0.25 * r.Float32()}
-			for i := range c.bits {
-				c.bits[i] = r.Uint64()
-			}
-			c.c = len(sc.credits)
-			sc.credits = append(sc.credits, c)
-			for d := range sums {
-				if c.bits[d>>6]>>(d&63)&1 != 0 {
-					sums[d] += c.w
-				}
-			}
-		}
+		ix := &Index{}
+		testGroups(ix, sc, r, tc.n, withGroups, sums)
+		testCredits(ix, sc, r, tc.credits, withMask, sums)
 		excl := func(d int) bool { return tc.excludeMultiple > 0 && d%tc.excludeMultiple == 0 }
 		for d, a := range sums {
 			if int(d) != tc.self && !excl(int(d)) {
@@ -109,17 +103,6 @@ func testSelectTouched(t *testing.T, tc selectCase, withMask bool) {
 			floor = want[tc.m-1].acc
 			if tc.floor > 0 {
 				floor = math.Nextafter32(floor, 2000)
-			}
-		}
-		ix := &Index{}
-		if withMask {
-			ix.commonMask = make([]uint8, tc.n)
-			for d := range ix.commonMask {
-				for _, c := range sc.credits {
-					if c.bits[d>>6]>>(d&63)&1 != 0 {
-						ix.commonMask[d] |= 1 << c.c
-					}
-				}
 			}
 		}
 		h, full := ix.selectTouched(sc, tc.m, tc.self, excl, floor)
@@ -149,7 +132,97 @@ func testSelectTouched(t *testing.T, tc selectCase, withMask bool) {
 				t.Fatalf("case %d: sum or bit left after the selection", i)
 			}
 		}
+		for g, b := range sc.gBase {
+			if b != 0 || sc.gSeen[g>>6] != 0 {
+				t.Fatalf("group %d: sum or bit left after the selection", g)
+			}
+		}
 	})
+}
+
+// testCredits gives the query in sc n common tags (their credits), adds
+// to sums (by case, before the credits) the credit of each case, and with
+// withMask gives ix the per-case and per-group masks of the common tags.
+func testCredits(ix *Index, sc *scratch, r *rand.Rand, n int, withMask bool, sums map[uint32]float32) {
+	for range n {
+		c := credit{bits: make([]uint64, len(sc.accSeen)), w: 0.25 * r.Float32()}
+		for i := range c.bits {
+			c.bits[i] = r.Uint64()
+		}
+		// Mask bits from the top: the credits' order is not the order
+		// of their bits.
+		c.c = commonMaskTags - 1 - len(sc.credits)
+		sc.credits = append(sc.credits, c)
+	}
+	// A case's credit is summed before it is added to its sum.
+	for d := range sums {
+		var cr float32
+		for _, c := range sc.credits {
+			if c.bits[d>>6]>>(d&63)&1 != 0 {
+				cr += c.w
+			}
+		}
+		sums[d] += cr
+	}
+	if !withMask {
+		return
+	}
+	ix.commonMask = make([]uint8, len(ix.caseGroups))
+	for d := range ix.commonMask {
+		// Bit 0: a common tag the query does not have.
+		ix.commonMask[d] = uint8(d % 2)
+		for _, c := range sc.credits {
+			if c.bits[d>>6]>>(d&63)&1 != 0 {
+				ix.commonMask[d] |= 1 << c.c
+			}
+		}
+	}
+	for g := range ix.groupMask {
+		for _, c := range ix.members[ix.groupFirst[g]:ix.groupFirst[g+1]] {
+			ix.groupMask[g] |= ix.commonMask[c.doc]
+		}
+	}
+}
+
+// testGroups puts the n cases of ix in tag groups (all in one group
+// without a sum unless withGroups) and gives half the groups a sum in sc,
+// adding to sums (by case, the text sums) what the selection is to add
+// up before the credits: a group's sum times the case's relative scalar.
+func testGroups(ix *Index, sc *scratch, r *rand.Rand, n int, withGroups bool, sums map[uint32]float32) {
+	ng := 1
+	if withGroups {
+		ng = max(1, n/8)
+	}
+	gid := make([]uint32, n)
+	scale := make([]float32, n)
+	for d := range gid {
+		gid[d] = uint32(r.IntN(ng))
+		scale[d] = 0.5 + 0.5*r.Float32()
+	}
+	ix.setTagGroups(gid, scale, ng)
+	r1 := func(d int) float32 { return ix.caseGroups[d].r }
+	sc.gBase = make([]float32, ng)
+	sc.gSeen = make([]uint64, (ng+63)/64)
+	if !withGroups {
+		return
+	}
+	for g := range ng {
+		if r.IntN(2) == 0 {
+			sc.gBase[g] = r.Float32()
+			sc.gSeen[g>>6] |= 1 << (g & 63)
+		}
+	}
+	for d := range n {
+		b := sc.gBase[gid[d]]
+		if sc.gSeen[gid[d]>>6]>>(gid[d]&63)&1 == 0 {
+			continue
+		}
+		if a, ok := sums[uint32(d)]; ok {
+			sums[uint32(d)] = a + b*r1(d)
+		} else {
+			sums[uint32(d)] = b * r1(d)
+		}
+	}
 }
 
 // TestFloorSameResults: the approximate search gives the same candidates

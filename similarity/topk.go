@@ -47,14 +47,17 @@ type scratch struct {
 	// approximate search
 	acc      []float32 // partial sums by case, zero between queries
 	accSeen  []uint64  // bitset of the cases with a sum
+	gBase    []float32 // largest tag partial sum by tag group, zero between queries
+	gSeen    []uint64  // bitset of the groups with a sum
 	qwords   []qword   // which features the query has (scatterQuery)
 	qw       []float32 // query weights in feature order, then a zero
 	lb       linkBufs
 	partials []partial
 	credits  []credit
 	floor    float32 // least partial sum the next selection admits (FloorShare)
-	// maxCredit bounds the common tags' credit by mask (selectTouched)
-	maxCredit [1 << commonMaskTags]float32
+	// credit is the common tags' credit by mask, maxCredit a bound of it
+	// beyond float rounding (creditBounds)
+	credit, maxCredit [1 << commonMaskTags]float32
 	// exact search
 	efeats   []efeat
 	sqT, sqG []float32
