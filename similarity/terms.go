@@ -35,7 +35,7 @@ import (
 
 // analysisVersion changes whenever the analysis changes in a way
 // AnalysisKey does not see (tokenizer, filters, stemmer, field rules).
-const analysisVersion = 2
+const analysisVersion = 3
 
 // termsMagic and termsFormat start every encoded analysis; the flag byte
 // after them says how frequencies are written.
