@@ -124,10 +124,22 @@ func passagesOf(segs []Sentence, f incident.Facet) []Passage {
 	own := primaryField[f]
 	best := map[string]int{}
 	var out []Passage
+	noticed := false // a timeline entry told of the incident being noticed
 	for _, s := range segs {
 		field, read := roleField[s.Role]
 		if !read || forwardLooking.MatchString(s.Text) {
 			continue
+		}
+		if s.Role == RoleTimeline && f == incident.Trigger {
+			// A timeline's entries after the one that tells of the
+			// incident being noticed are the response, not what
+			// started it ("18:52 rolled out a config change halving the
+			// pool").
+			if noticed {
+				continue
+			}
+			w, _ := cueWeight(incident.Detection, s.Text)
+			noticed = w > 0
 		}
 		w, ok := ws[field]
 		primary := field == own && own != ""

@@ -528,3 +528,26 @@ func TestSymptomsOfATitledNote(t *testing.T) {
 		t.Errorf("no timeouts symptom for %q", in.Narrative)
 	}
 }
+
+// TestTimelineResponseIsNoTrigger: a timeline's entries after the one
+// that tells of the incident being noticed are the response; a change
+// they name is not what started the incident.
+func TestTimelineResponseIsNoTrigger(t *testing.T) {
+	tg := Shipped()
+	for _, c := range []struct {
+		timeline string
+		want     bool
+	}{
+		{"- 18:30 checkout errors begin\n- 18:36 latency alert fires, on-call paged\n- 18:52 rolled out a config change halving the per-pod pool\n- 19:09 errors stop", false},
+		{"- 18:20 config change pushed to the pool settings\n- 18:30 checkout errors begin\n- 18:36 latency alert fires, on-call paged\n- 19:09 errors stop", true},
+	} {
+		in := &incident.Incident{ID: "x", Title: "Checkout errors", Narrative: "Checkout failed for 38 minutes.\n\n## Timeline\n\n" + c.timeline}
+		got := false
+		for _, tag := range tg.Tag(in) {
+			got = got || tag.Facet == incident.Trigger && tag.Term == "config-push"
+		}
+		if got != c.want {
+			t.Errorf("%q: config-push trigger %v, want %v", c.timeline, got, c.want)
+		}
+	}
+}
