@@ -44,24 +44,26 @@ func (tl *timeline) timelineEntries(text string) {
 	for _, line := range strings.SplitAfter(text, "\n") {
 		lineOff := off
 		off += len(line)
-		m := timelineEntry.FindStringSubmatch(strings.TrimRight(line, "\r\n"))
-		if m == nil {
-			continue
-		}
-		t := tl.entryTime(text, lineOff, m, &day, &shift, &prev)
-		if t == nil {
-			continue
-		}
-		switch entryKindOf(m[6]) {
-		case entryDetection:
-			if detected == nil {
-				detected = t
+		for _, entry := range lineEntries(strings.TrimRight(line, "\r\n")) {
+			m := timelineEntry.FindStringSubmatch(entry)
+			if m == nil {
+				continue
 			}
-		case entryRecovery:
-			resolved = t
-		case entryImpactKind:
-			if start == nil && detected == nil && resolved == nil {
-				start = t
+			t := tl.entryTime(text, lineOff, m, &day, &shift, &prev)
+			if t == nil {
+				continue
+			}
+			switch entryKindOf(m[6]) {
+			case entryDetection:
+				if detected == nil {
+					detected = t
+				}
+			case entryRecovery:
+				resolved = t
+			case entryImpactKind:
+				if start == nil && detected == nil && resolved == nil {
+					start = t
+				}
 			}
 		}
 	}
@@ -77,6 +79,29 @@ func (tl *timeline) timelineEntries(text string) {
 	if tl.resolved == nil && resolved != nil && (tl.start == nil || !resolved.Before(*tl.start)) {
 		tl.resolved = resolved
 	}
+}
+
+// inlineEntry is one stamped entry of a list written on one line, as a
+// chat summary writes its timeline: "times in UTC: 12:02 first failed
+// deploy, 12:14 reported here, 13:21 first successful deploy".
+var inlineEntry = regexp.MustCompile(`(?:^|[,;:]\s*)(\d{1,2}:\d{2}\s+[^,;]*\pL[^,;]*)`)
+
+// minInlineEntries is how many stamped entries a line must hold to be read
+// as a list of them.
+const minInlineEntries = 3
+
+// lineEntries returns the entries a line holds: the stamped entries of a
+// list written on it (inlineEntry), else the line itself.
+func lineEntries(line string) []string {
+	ms := inlineEntry.FindAllStringSubmatch(line, -1)
+	if len(ms) < minInlineEntries {
+		return []string{line}
+	}
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m[1]
+	}
+	return out
 }
 
 // headingZone takes the zone a timeline's heading states ("Timeline

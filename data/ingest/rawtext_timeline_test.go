@@ -51,6 +51,8 @@ func TestTimelineEntries(t *testing.T) {
 			time.Date(2025, 6, 1, 10, 2, 0, 0, time.UTC), time.Date(2025, 6, 1, 10, 5, 0, 0, time.UTC), time.Date(2025, 6, 1, 10, 40, 0, 0, time.UTC)},
 		{"a service that shut down unexpectedly is impact", "Queue outage on 2025-06-01.\n\nTimeline (UTC)\n\n- 10:02 The payment service shut down unexpectedly\n- 10:05 alert fires\n- 10:40 payments recovered\n",
 			time.Date(2025, 6, 1, 10, 2, 0, 0, time.UTC), time.Date(2025, 6, 1, 10, 5, 0, 0, time.UTC), time.Date(2025, 6, 1, 10, 40, 0, 0, time.UTC)},
+		{"a chat summary's timeline on one line", "Deploys to prod failed on 2025-06-12.\n\ntimes in UTC: 12:02 first failed deploy, 12:14 reported here, 12:31 cause found (token expired), 13:21 deploys back to normal\n",
+			time.Date(2025, 6, 12, 12, 2, 0, 0, time.UTC), time.Date(2025, 6, 12, 12, 14, 0, 0, time.UTC), time.Date(2025, 6, 12, 13, 21, 0, 0, time.UTC)},
 		{"past midnight", "Queue outage on 2025-06-01.\n\nTimeline (UTC)\n\n- 23:50 consumers start failing\n- 23:58 alert fires\n- 00:40 queue recovered\n",
 			time.Date(2025, 6, 1, 23, 50, 0, 0, time.UTC), time.Date(2025, 6, 1, 23, 58, 0, 0, time.UTC), time.Date(2025, 6, 2, 0, 40, 0, 0, time.UTC)},
 	} {
