@@ -86,6 +86,11 @@ func FuzzMarkdown(f *testing.F) {
 func FuzzRawText(f *testing.F) {
 	fuzzSeeds(f, "seeds/003_*.txt")
 	f.Add([]byte("Summary:\n\nOn 5 April 2017 from 01:13 to 01:35 PDT errors. Engineers were paged at 01:22 PDT.\nDuration: 22 minutes\n"))
+	// Property lines, a Statuspage notice, an incident date, a clock
+	// sentence, a one-line timeline and a reply's attribution line.
+	f.Add([]byte("Card payments failing\nIncident Report for Acme Tickets\n\n- **Organisation:** Acme\nTitle: Card payments failing\nIncident date: 2025-04-01\n\n" +
+		"At 14:08 GMT the chiller tripped. Customers started writing in at 14:20 GMT.\ntimes in UTC: 12:02 first failed deploy, 12:14 reported here, 13:21 back to normal\n\n" +
+		"On Tue, 10 Jun 2025 at 16:55, Tomasz <t@example.com> wrote:\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzParser(t, "rawtext", data) })
 }
 
