@@ -306,6 +306,7 @@ func TestStartAndEndPhrases(t *testing.T) {
 		{"a fix at a time is no start", "Checkout failed on Tuesday 3 June 2025. At 12:05 UTC service was restored.", "", ""},
 		{"a rollback at a time is no start", "Checkout failed on Tuesday 3 June 2025. At 11:40 UTC we rolled back the release and the errors stopped.", "", ""},
 		{"a schedule is no start", "We migrated the exporter on 1 March 2025. At 10:00 UTC every day the export job runs.", "", ""},
+		{"a failure at a time is the start", "On Monday 3 March 2025 the hall ran hot. At 14:08 GMT one of the chillers tripped on a compressor fault. From 14:41 GMT servers began shutting down.", "2025-03-03T14:08:00Z", ""},
 		{"the impact beats an earlier change", "On 2025-06-03 we shipped a config change. At 09:12 UTC an engineer merged the change. At 09:15 UTC checkout errors began.", "2025-06-03T09:15:00Z", ""},
 		{"a window with tildes", "On 2025-06-24 the reports were slow and timing out from ~06:40 to 09:15 UTC.", "2025-06-24T06:40:00Z", "2025-06-24T09:15:00Z"},
 	}
