@@ -91,6 +91,9 @@ func FuzzRawText(f *testing.F) {
 	f.Add([]byte("Card payments failing\nIncident Report for Acme Tickets\n\n- **Organisation:** Acme\nTitle: Card payments failing\nIncident date: 2025-04-01\n\n" +
 		"At 14:08 GMT the chiller tripped. Customers started writing in at 14:20 GMT.\ntimes in UTC: 12:02 first failed deploy, 12:14 reported here, 13:21 back to normal\n\n" +
 		"On Tue, 10 Jun 2025 at 16:55, Tomasz <t@example.com> wrote:\n"))
+	// A chat copy: sender-and-time lines, bracketed stamps, one date.
+	f.Add([]byte("#inc-checkout\nPriya Raman  2:14 PM\ncheckout timeouts\nTom — Today at 2:16 PM\npaging on-call\n" +
+		"[2:58 PM] Dana: all green, resolving the incident. all times are Pacific, March 4 2025\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzParser(t, "rawtext", data) })
 }
 

@@ -237,7 +237,12 @@ func parseRawText(in Input) (*Result, error) {
 	c.Org, orgSlug, orgFrom = chooseOrg(text, in.Opts.Org, "")
 	org = c.Org
 	readRawSections(c, secs)
-	c.Title = rawTextTitle(c.Summary, secs, lines, subject, statedTitle(text))
+	chat, firstMsg, channel, isChat := chatCopy(lines)
+	fromChat := ""
+	if isChat {
+		fromChat = chatTitle(channel, firstMsg)
+	}
+	c.Title = rawTextTitle(c.Summary, secs, lines, subject, statedTitle(text), fromChat)
 	if c.Title == "" {
 		return nil, inputError(incident.ErrMissing, in.Name, 0, "no sentence to take a title from").WithField("title")
 	}
@@ -254,6 +259,9 @@ func parseRawText(in Input) (*Result, error) {
 	// <…> wrote:") says when a mail was written, not when anything
 	// happened: it is no time of the incident.
 	timeText, lent, unread := replyAttribution.ReplaceAllString(text, ""), []string(nil), ""
+	if chat != "" {
+		timeText = chat
+	}
 	lentFrom := "the year the text states"
 	if email && sent.y != 0 {
 		timeText, lent = withYears(timeText, sent)
@@ -275,6 +283,9 @@ func parseRawText(in Input) (*Result, error) {
 		} else if d, ok := mailWeekday("", body, sent); ok {
 			today, entryDay = d, d.String()
 		}
+	}
+	if d, ok := onlyDay(timeText); chat != "" && entryDay == "" && ok {
+		entryDay = d.String()
 	}
 	loc, zone := in.Opts.location()
 	tl, err := readTimelineToday(in.Name, timeText, loc, zone, entryDay, today)
@@ -329,9 +340,10 @@ func readRawSections(c *incident.Incident, secs []rawSection) {
 
 // rawTextTitle is an email's Subject, else the note's own heading, else
 // the title a property line states ("Title: …"), else a labelled first
-// line, else a first line that reads as a title (titleLine), else the first
-// summary sentence (rawTitle).
-func rawTextTitle(summary string, secs []rawSection, lines []string, subject, stated string) string {
+// line, else a first line that reads as a title (titleLine), else a chat
+// copy's channel or first message (chat, "" for a text that is none), else
+// the first summary sentence (rawTitle).
+func rawTextTitle(summary string, secs []rawSection, lines []string, subject, stated, chat string) string {
 	if subject != "" {
 		return shorten(subject, maxTitle)
 	}
@@ -346,6 +358,9 @@ func rawTextTitle(summary string, secs []rawSection, lines []string, subject, st
 	}
 	if h := titleLine(lines); h != "" {
 		return h
+	}
+	if chat != "" {
+		return chat
 	}
 	return rawTitle(summary, secs)
 }

@@ -85,3 +85,26 @@ func startsDate(s string) bool {
 	}
 	return w[0][0] >= '0' && w[0][0] <= '9' || monthNum(w[0]) > 0
 }
+
+// onlyDay returns the one full date text writes, when it writes exactly
+// one (however often) and no date without its year: the day of a chat
+// copy's messages, which carry times alone.
+func onlyDay(text string) (civil, bool) {
+	var day civil
+	found := false
+	for off := 0; off < len(text); {
+		c, end, ok := findDay(text[off:])
+		if !ok {
+			break
+		}
+		if found && c != day {
+			return civil{}, false
+		}
+		day, found = c, true
+		off += end
+	}
+	if !found || len(yearlessDates(text)) > 0 {
+		return civil{}, false
+	}
+	return day, true
+}

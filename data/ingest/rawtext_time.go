@@ -12,7 +12,11 @@ import (
 const zoneRE = `(US/[A-Za-z]+|(?:America|Europe|Asia|Australia|Africa|Pacific)/[A-Za-z_]+|UTC|GMT|PDT|PST|PT|EDT|EST|ET|CDT|CST|CT|MDT|MST|BST|CEST|CET|MESZ|MEZ|EEST|EET|IST|SGT|JST|KST|AEST|AEDT|NZST|NZDT)`
 
 var (
-	allTimesZone = regexp.MustCompile(`(?i)\(All Times (?:in )?` + zoneRE + `\)`)
+	// allTimesZone is a statement of the zone of all the text's times:
+	// "(All Times US/Pacific)", "all times are Pacific", "All times below
+	// are in UTC", "times in CET:".
+	allTimesZone = regexp.MustCompile(`(?i)(?:\(all times (?:in )?|\ball times\b[^.\n)]{0,24}?\b|\btimes (?:are |shown |given |listed )?in (?:the )?)(` +
+		zoneRE[1:len(zoneRE)-1] + `|Pacific|Eastern|Central|Mountain)\b`)
 	clockZone    = regexp.MustCompile(`\b\d{1,2}:\d{2}\s*(?:[AaPp]\.?[Mm]\.?\s*)?` + zoneRE + `\b`)
 	anyZone      = regexp.MustCompile(`\b(US/[A-Za-z]+|UTC|GMT)\b`)
 	clockRE      = regexp.MustCompile(`\b(\d{1,2}:\d{2})(?::\d{2})?\s*([AaPp]\.?[Mm]\.?)?(?:\s*Uhr)?(?:\s*\(?` + zoneRE + `\)?)?`)

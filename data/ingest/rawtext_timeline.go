@@ -20,8 +20,8 @@ import (
 var (
 	timelineEntry = regexp.MustCompile(`^[ \t]*(?:[-*•][ \t]+|\|[ \t]*)?(?:\*\*)?(?:(\d{4}-\d{2}-\d{2})[T ])?(\d{1,2}:\d{2})(?::\d{2}(?:\.\d+)?)?[ \t]*([AaPp]\.?[Mm]\.?)?[ \t]*(Z\b|[+-]\d{2}:?\d{2}\b|` + zoneRE + `\b)?(?:\*\*)?[ \t]*(?:[-–—:|][ \t]*)?(.*\pL.*)$`)
 	timelineZone  = regexp.MustCompile(`(?im)^[#* \t]*timeline\b[^\n]*?\b` + zoneRE + `\b`)
-	entryDetect   = regexp.MustCompile(`(?i)\b(alert(s|ed)?|alarms?|paged?|paging|detected|noticed|reported|reports|declared|on-?call|ticket)\b`)
-	entryResolved = regexp.MustCompile(`(?i)\b(resolved|recover(s|ed|y)?|back to (normal|baseline)|back under|closed|restored|mitigated|normal|succeed(s|ed)?|(outage|incident|impact|disruption)\s+(ends|ended|is over|was over))\b`)
+	entryDetect   = regexp.MustCompile(`(?i)\b(alert(s|ed)?|alarms?|paged?|paging|detected|noticed|reported|reports|declared|on-?call|ticket|pager ?duty|opsgenie)\b|^\W*triggered\b`)
+	entryResolved = regexp.MustCompile(`(?i)\b(resolved|recover(s|ed|y)?|back to (normal|baseline)|back under|closed|restored|mitigated|normal|succeed(s|ed)?|(outage|incident|impact|disruption)\s+(ends|ended|is over|was over)|resolving (the|this) (incident|issue)|all green|green again|first successful)\b`)
 	// entryTakeDown is an action of ours that takes something down on
 	// purpose, written as entries write what the team did, without a
 	// subject ("Removed the cron entry and shut the host down", "Scaled the

@@ -23,6 +23,8 @@ var zoneNames = map[string]string{
 	"EET": "Europe/Helsinki", "EEST": "Europe/Helsinki", "IST": "Asia/Kolkata", "SGT": "Asia/Singapore",
 	"JST": "Asia/Tokyo", "KST": "Asia/Seoul", "AEST": "Australia/Sydney", "AEDT": "Australia/Sydney",
 	"NZST": "Pacific/Auckland", "NZDT": "Pacific/Auckland",
+	// "all times are Pacific" (allTimesZone)
+	"PACIFIC": "America/Los_Angeles", "MOUNTAIN": "America/Denver", "CENTRAL": "America/Chicago", "EASTERN": "America/New_York",
 }
 
 var zoneCache sync.Map // string -> *time.Location

@@ -1,0 +1,128 @@
+package ingest
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A chat copied from Slack, Teams or Discord writes each message under a
+// line with its sender and time ("Priya Raman  2:14 PM", "Dana — Today at
+// 2:31 PM"), or puts the time in brackets before it ("[2:14 PM] Priya:
+// …"). chatCopy reads such a copy as the stamped entries of a timeline
+// ("- 2:14 PM hey, is anyone else seeing checkout timeouts? (Priya
+// Raman)"), which the timeline readers understand; the narrative stays the
+// text as written.
+
+var (
+	// chatHeader is a sender and a time on a line of their own.
+	chatHeader = regexp.MustCompile(`^[ \t]*(\pL[^:\n\[\]|#*]{0,40}?)[ \t]+(?:[—–-][ \t]*)?(?:(?:Today|Yesterday) at[ \t]+)?\[?(\d{1,2}:\d{2}(?::\d{2})?[ \t]*(?:[AaPp]\.?[Mm]\.?)?)\]?[ \t]*$`)
+	// chatStamped is a message with its time in brackets first and its
+	// sender after it: "[2:14 PM] Priya: …", "[14:14] <priya> …".
+	chatStamped = regexp.MustCompile(`^[ \t]*\[(\d{1,2}:\d{2}(?::\d{2})?[ \t]*(?:[AaPp]\.?[Mm]\.?)?)\][ \t]*(?:<([^>\n]{1,40})>|([^:\n]{1,40}):)[ \t]*(\S.*)$`)
+	// notASender ends a line that tells of a time rather than naming who
+	// wrote: "Resolved at 2:58 PM", "Deploy started around 1:50 PM".
+	notASender = regexp.MustCompile(`(?i)\b(?:at|by|until|till|from|to|since|around|about|before|after|approximately|ca|~)$`)
+)
+
+// chatMessage is one message of a chat copy: the line it starts on, its
+// time, sender and text.
+type chatMessage struct {
+	line, span        int // first line and how many lines it takes
+	clock, from, text string
+}
+
+// minChatMessages is how many messages a text must hold to be read as a
+// chat copy.
+const minChatMessages = 3
+
+// chatMaxWords bounds a sender's name in words.
+const chatMaxWords = 4
+
+// chatCopy returns the text with every chat message written as a stamped
+// entry, its first message and the channel the copy opens with ("#inc-
+// checkout-latency"), when lines are a chat copy (at least
+// minChatMessages messages); ok is false otherwise. A message that holds
+// a timeline of its own ("for the doc, times in UTC: 12:02 first failed
+// deploy, 12:14 reported here, …") is what the chat says happened when:
+// entries is then "" and the text is read as written (the client's
+// stamps are in the zone of whoever copied the chat).
+func chatCopy(lines []string) (entries string, first chatMessage, channel string, ok bool) {
+	msgs := chatMessages(lines)
+	if len(msgs) < minChatMessages {
+		return "", chatMessage{}, "", false
+	}
+	for _, l := range lines {
+		if t := strings.TrimSpace(l); t != "" {
+			if strings.HasPrefix(t, "#") && !strings.ContainsAny(t, " \t") && len(t) > 1 {
+				channel = t
+			}
+			break
+		}
+	}
+	for _, m := range msgs {
+		if len(lineEntries(m.text)) >= minInlineEntries {
+			return "", msgs[0], channel, true
+		}
+	}
+	out := make([]string, 0, len(lines))
+	next := 0
+	for i := 0; i < len(lines); i++ {
+		if next < len(msgs) && msgs[next].line == i {
+			m := msgs[next]
+			out = append(out, "- "+m.clock+" "+m.text+" ("+m.from+")")
+			next++
+			i += m.span - 1
+			continue
+		}
+		out = append(out, lines[i])
+	}
+	return strings.Join(out, "\n"), msgs[0], channel, true
+}
+
+// chatMessages finds the messages of a chat copy: a sender-and-time line
+// followed by the message's lines (up to a blank line or the next
+// message), or a line stamped in brackets.
+func chatMessages(lines []string) []chatMessage {
+	var msgs []chatMessage
+	for i := 0; i < len(lines); i++ {
+		if m := chatStamped.FindStringSubmatch(lines[i]); m != nil {
+			msgs = append(msgs, chatMessage{line: i, span: 1, clock: m[1], from: strings.TrimSpace(m[2] + m[3]), text: strings.TrimSpace(m[4])})
+			continue
+		}
+		m := chatHeader.FindStringSubmatch(lines[i])
+		if m == nil || !chatSender(m[1]) {
+			continue
+		}
+		var body []string
+		for j := i + 1; j < len(lines); j++ {
+			t := strings.TrimSpace(lines[j])
+			if t == "" || chatHeader.MatchString(lines[j]) && chatSender(chatHeader.FindStringSubmatch(lines[j])[1]) || chatStamped.MatchString(lines[j]) {
+				break
+			}
+			body = append(body, t)
+		}
+		if len(body) == 0 {
+			continue
+		}
+		msgs = append(msgs, chatMessage{line: i, span: 1 + len(body), clock: m[2], from: strings.TrimSpace(m[1]), text: strings.Join(body, " ")})
+		i += len(body)
+	}
+	return msgs
+}
+
+// chatSender reports whether s reads as the name of who wrote a message:
+// at most chatMaxWords words, not ending as a phrase about a time does.
+func chatSender(s string) bool {
+	s = strings.TrimSpace(s)
+	n := len(strings.Fields(s))
+	return n >= 1 && n <= chatMaxWords && !notASender.MatchString(s) && !strings.ContainsAny(s, ".,;!?")
+}
+
+// chatTitle is the title of a chat copy: the channel it opens with, else
+// its first message.
+func chatTitle(channel string, first chatMessage) string {
+	if channel != "" {
+		return channel
+	}
+	return brokeTitle(first.text)
+}
