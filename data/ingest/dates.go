@@ -38,6 +38,12 @@ var (
 // when unknown.
 type civil struct{ y, m, d int }
 
+// addDays is the whole day n days after c (before, for n < 0).
+func (c civil) addDays(n int) civil {
+	t := time.Date(c.y, time.Month(c.m), c.d, 0, 0, 0, 0, time.UTC).AddDate(0, 0, n)
+	return civil{t.Year(), int(t.Month()), t.Day()}
+}
+
 func (c civil) String() string {
 	switch {
 	case c.y == 0:

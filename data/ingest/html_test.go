@@ -219,7 +219,7 @@ func TestHTMLTableCellParagraphs(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := res.Incidents[0]
-	if !strings.Contains(c.Narrative, "14:11 Latency alert pages the orders on-call") || !strings.Contains(c.Narrative, "Checkout p99 latency climbs above 2s") {
+	if !strings.Contains(c.Narrative, "| 14:11 | Latency alert pages the orders on-call |") || !strings.Contains(c.Narrative, "Checkout p99 latency climbs above 2s") {
 		t.Errorf("rows are not one line each:\n%s", c.Narrative)
 	}
 	if c.TTD == nil || c.TTD.Minutes != 6 || c.TTR == nil || c.TTR.Minutes != 75 {

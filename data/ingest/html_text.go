@@ -124,7 +124,12 @@ type textWriter struct {
 	// and line breaks a cell holds (Google Docs writes <p><span> in every
 	// cell) are spaces
 	cell int
-	meta *pageMeta
+	// rowCells counts the cells of the current row written so far: a
+	// row is written as "| a | b |", as a Markdown table writes it, so
+	// that a label cell stays apart from its value ("| Company |
+	// Halloran Logistics |") and a timeline row reads as an entry
+	rowCells int
+	meta     *pageMeta
 	// keepChrome keeps <header>: the root is an article or
 	// the main content, whose header holds its title and date.
 	keepChrome bool
@@ -254,14 +259,26 @@ func (w *textWriter) node(n *html.Node) {
 		return
 	case atom.Tr, atom.Dt, atom.Dd:
 		w.endLine()
+		if w.cell == 0 {
+			w.rowCells = 0
+		}
 		w.children(n)
 		w.endLine()
 		return
 	case atom.Td, atom.Th:
 		w.space()
+		outer := w.cell == 0
+		if outer && w.rowCells == 0 {
+			w.line.WriteString("| ")
+		}
 		w.cell++
 		w.children(n)
 		w.cell--
+		if outer {
+			w.space()
+			w.line.WriteString("|")
+			w.rowCells++
+		}
 		w.space()
 		return
 	case atom.Time:

@@ -116,3 +116,33 @@ func TestAllTimesZone(t *testing.T) {
 		}
 	}
 }
+
+// TestZoneOffsetsAndYesterday reads a zone written as an offset from UTC
+// ("All times SGT (UTC+8)" names SGT; "12:21 UTC+3" is three hours ahead,
+// never UTC itself) and a window "yesterday" in a note stamped with the
+// day it was posted.
+func TestZoneOffsetsAndYesterday(t *testing.T) {
+	sgt, _ := time.LoadLocation("Asia/Singapore")
+	for _, tc := range []struct {
+		name, text      string
+		start, resolved time.Time
+	}{
+		{"an offset beside a zone", "# Checkout errors\n\n18 February 2025. All times SGT (UTC+8).\n\n| Time | Event |\n|---|---|\n| 11:30 | requests fail with 503 |\n| 12:10 | error rate back to normal |\n",
+			time.Date(2025, 2, 18, 11, 30, 0, 0, sgt), time.Date(2025, 2, 18, 12, 10, 0, 0, sgt)},
+		{"an offset alone", "API outage on 2025-05-08.\n\nFrom 12:00 to 13:47 UTC+3 the API failed every request.\n",
+			time.Date(2025, 5, 8, 9, 0, 0, 0, time.UTC), time.Date(2025, 5, 8, 10, 47, 0, 0, time.UTC)},
+		{"yesterday in a posted note", "Admin console outage (posted 2025-11-13)\n\nYesterday between 16:20 and 16:45 UTC the admin console was unavailable.\n",
+			time.Date(2025, 11, 12, 16, 20, 0, 0, time.UTC), time.Date(2025, 11, 12, 16, 45, 0, 0, time.UTC)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := ParseChecked(Input{Name: "pm.txt", Data: []byte(tc.text), Opts: Options{Org: "Acme"}}, "rawtext")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := res.Incidents[0]
+			if c.Start == nil || !c.Start.Equal(tc.start) || c.Resolved == nil || !c.Resolved.Equal(tc.resolved) {
+				t.Errorf("start %v resolved %v, want %v and %v", c.Start, c.Resolved, tc.start, tc.resolved)
+			}
+		})
+	}
+}

@@ -24,6 +24,25 @@ func (tl *timeline) dayBefore(text string, i int) (civil, bool) {
 // timeline ("2 April 2025", "**2025-04-02** (all times UTC)").
 var dayHeading = regexp.MustCompile(`(?i)^[#*\-|• \t]*(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?` + spanDay)
 
+// dayHeadingLine returns the date a line opens on when the line is a day
+// heading (dayHeading) and no timeline entry: a date and little else
+// ("**Monday, October 6, 2025**", "### 2025-10-06", "6 October 2025 (all
+// times UTC)").
+func dayHeadingLine(line string) (civil, bool) {
+	if !dayHeading.MatchString(line) || timelineEntry.MatchString(line) {
+		return civil{}, false
+	}
+	c, end, ok := findDay(line)
+	if !ok || len(strings.Fields(line[end:])) > dayHeadingMaxWords {
+		return civil{}, false
+	}
+	return c, true
+}
+
+// dayHeadingMaxWords is how many words a day heading may hold after its
+// date ("(all times UTC)", "— day two").
+const dayHeadingMaxWords = 5
+
 // dayHeadingBetween reports whether a line of text[from:to] is a day
 // heading (dayHeading).
 func dayHeadingBetween(text string, from, to int) bool {

@@ -59,7 +59,8 @@ func TestNotionDateProperty(t *testing.T) {
 		{"bold label", "**Date:** October 3, 2024 1:30 AM", "", "", "2024-10-03T01:30:00Z", "", "", "Date " + utc},
 		{"the row of an HTML export", "Date @October 3, 2024 1:30 AM", "", "", "2024-10-03T01:30:00Z", "", "", "Date " + utc},
 		{"a date alone", "Date: October 3, 2024", "", "", "", "", "", ""},
-		{"an unknown zone", "Date: October 3, 2024 1:30 AM (GMT+2)", "", "", "", "", "GMT", ""}, // the zone the text names (as before)
+		{"an offset from GMT", "Date: October 3, 2024 1:30 AM (GMT+2)", "", "", "2024-10-02T23:30:00Z", "", "GMT+2", ""},
+		{"an unknown zone", "Date: October 3, 2024 1:30 AM (HKT)", "", "", "", "", "", ""}, // no time read in a zone it cannot place
 		{"not a whole line", "Date: October 3, 2024 1:30 AM was when the pager went off", "", "", "", "", "", ""},
 		{"an Incident Start line first", "Date: October 3, 2024 1:30 AM", "\n\nIncident Start: 3 Oct 2024 01:12 UTC\n", "", "2024-10-03T01:12:00Z", "", "UTC", ""},
 		{"a stamped timeline first", "Date: October 3, 2024 1:30 AM → October 3, 2024 3:05 AM", "\n\n## Timeline\n\n- 01:12 UTC API errors rise\n- 02:40 UTC latency back to normal\n", "", "2024-10-03T01:12:00Z", "2024-10-03T02:40:00Z", "UTC", ""},

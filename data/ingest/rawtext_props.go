@@ -31,7 +31,7 @@ func statedSeverity(text string) string {
 // "ORGANISATION:   Acme". labelledValue builds the pattern for the labels
 // given (a regular expression); the value is group 1.
 func labelledValue(labels string) *regexp.Regexp {
-	return regexp.MustCompile(`(?im)^[ \t]*(?:[-•][ \t]+)?[|* \t]*(?:` + labels + `)[* \t]*[:|][* \t]*([^|\r\n]*?[^|\s*.])[* \t.]*\|?[ \t]*\r?$`)
+	return regexp.MustCompile(`(?im)^[ \t]*(?:[-•][ \t]+)?(?:[|* \t]*|:)(?:` + labels + `)[* \t]*[:|][* \t]*([^|\r\n]*?[^|\s*.])[* \t.]*\|?[ \t]*\r?$`)
 }
 
 var (
@@ -86,7 +86,7 @@ func statedOrg(text string) string {
 			return o
 		}
 	}
-	return ""
+	return incident.NormalOrg(bylineOrg(text))
 }
 
 // statuspageTitle is the line above a Statuspage notice's "Incident Report

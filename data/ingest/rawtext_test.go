@@ -335,13 +335,19 @@ func TestDetectionSentences(t *testing.T) {
 		{begin + "The first reports came from customers through our support chat at 08:31 UTC.", "2025-09-08T08:31:00Z"},
 		{begin + "We fixed it at 09:00 UTC.", ""},
 		{begin + "The alarms were cleared at 16:35 UTC.", ""},
+		// Someone else telling us, a sentence that opens on the time.
+		{begin + "Our support team told us at 06:27 UTC.", "2025-09-08T06:27:00Z"},
+		{begin + "The picture desk reported the problem at 06:58 UTC.", "2025-09-08T06:58:00Z"},
+		{begin + "At 06:02 UTC a partner emailed our support team that maps would not load.", "2025-09-08T06:02:00Z"},
+		{begin + "At 06:09 the partner team pages the API on-call.", "2025-09-08T06:09:00Z"},
+		{"From 14:02 to 16:37 UTC on 28 November 2025, order confirmation emails were delayed.", ""},
 	} {
 		tl, err := readTimeline("note.txt", tc.text, nil, "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := utcStamp(tl.detected); got != tc.want {
-			t.Errorf("%q: detected %q, want %q", tc.text[len(begin):], got, tc.want)
+			t.Errorf("%q: detected %q, want %q", strings.TrimPrefix(tc.text, begin), got, tc.want)
 		}
 	}
 }

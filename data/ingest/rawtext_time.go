@@ -9,7 +9,7 @@ import (
 	"incidents/data/incident"
 )
 
-const zoneRE = `(US/[A-Za-z]+|(?:America|Europe|Asia|Australia|Africa|Pacific)/[A-Za-z_]+|UTC|GMT|PDT|PST|PT|EDT|EST|ET|CDT|CST|CT|MDT|MST|BST|CEST|CET|MESZ|MEZ|EEST|EET|IST|SGT|JST|KST|AEST|AEDT|NZST|NZDT)`
+const zoneRE = `((?:UTC|GMT)[+−-]\d{1,2}(?::\d{2})?|US/[A-Za-z]+|(?:America|Europe|Asia|Australia|Africa|Pacific)/[A-Za-z_]+|UTC|GMT|PDT|PST|PT|EDT|EST|ET|CDT|CST|CT|MDT|MST|BST|CEST|CET|MESZ|MEZ|EEST|EET|IST|SGT|JST|KST|AEST|AEDT|NZST|NZDT)`
 
 var (
 	// allTimesZone is a statement of the zone of all the text's times:
@@ -18,14 +18,14 @@ var (
 	allTimesZone = regexp.MustCompile(`(?i)(?:\(all times (?:in )?|\ball times\b[^.\n)]{0,24}?\b|\btimes (?:are |shown |given |listed )?in (?:the )?)(` +
 		zoneRE[1:len(zoneRE)-1] + `|Pacific|Eastern|Central|Mountain)\b`)
 	clockZone    = regexp.MustCompile(`\b\d{1,2}:\d{2}\s*(?:[AaPp]\.?[Mm]\.?\s*)?` + zoneRE + `\b`)
-	anyZone      = regexp.MustCompile(`\b(US/[A-Za-z]+|UTC|GMT)\b`)
+	anyZone      = regexp.MustCompile(`\b((?:UTC|GMT)[+−-]\d{1,2}(?::\d{2})?|US/[A-Za-z]+|UTC|GMT)\b`)
 	clockRE      = regexp.MustCompile(`\b(\d{1,2}:\d{2})(?::\d{2})?\s*([AaPp]\.?[Mm]\.?)?(?:\s*Uhr)?(?:\s*\(?` + zoneRE + `\)?)?`)
 	startLine    = regexp.MustCompile(`(?im)^[ \t]*Incident Start(?:ed)?:[ \t]*(.+?)[ \t]*$`)
 	endLine      = regexp.MustCompile(`(?im)^[ \t]*Incident End(?:ed)?:[ \t]*(.+?)[ \t]*$`)
 	durationLine = regexp.MustCompile(`(?im)^[ \t]*(?:Total[ \t]+)?Duration:[ \t]*(.+?)[ \t]*$`)
 	// detectedRE is a sentence that tells when the incident was noticed:
 	// an alert, alarm or page, or customers' first reports.
-	detectedRE = regexp.MustCompile(`(?i)\b(?:alerted|paged|detected|notified|became aware|raised\s+(?:\w+\s+){0,3}alarms?|alarms?\s+(?:was\s+|were\s+)?(?:raised|fired|went off|triggered|sounded)|alert\w*\s+(?:fired|went off|triggered)|first reports?|(?:customers?|users?|players?|merchants?)\s+(?:started|began)\s+(?:emailing|writing in|calling|reporting|complaining)|(?:customers?|users?|players?|merchants?)\s+(?:reported|complained))\b[^.]{0,160}?\bat\s+(?:approximately\s+|about\s+|around\s+|~\s*)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
+	detectedRE = regexp.MustCompile(`(?i)\b(?:alerted|paged|detected|notified|became aware|told us|reported (?:the|an?|this) (?:problem|issue|outage|incident|errors?|failures?)|raised\s+(?:\w+\s+){0,3}alarms?|alarms?\s+(?:was\s+|were\s+)?(?:raised|fired|went off|triggered|sounded)|alert\w*\s+(?:fired|went off|triggered)|first reports?|(?:customers?|users?|players?|merchants?)\s+(?:started|began)\s+(?:emailing|writing in|calling|reporting|complaining)|(?:customers?|users?|players?|merchants?)\s+(?:reported|complained))\b[^.]{0,160}?\bat\s+(?:approximately\s+|about\s+|around\s+|~\s*)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
 	// clockStart is a sentence that opens on a clock time ("At 14:08 GMT
 	// one of the chillers tripped", "From 10:00 UTC, when …", "From 00:00
 	// UTC on Monday 8 September it deleted …"), with the day after it or
@@ -383,7 +383,10 @@ func (tl *timeline) fromSpan(text string) {
 	}
 	day, ok := dayRightAfter(text, loc[1])
 	if !ok {
-		day, ok = tl.dayBefore(text, loc[0])
+		if day, ok = tl.dayBefore(text, loc[0]); ok && yesterdayBefore(text, loc[0]) {
+			// "(posted 2025-11-13) … Yesterday between 16:20 and 16:45"
+			day = day.addDays(-1)
+		}
 	}
 	if !ok && tl.today.y != 0 {
 		day, ok = tl.today, true
@@ -406,6 +409,7 @@ func (tl *timeline) fromSpan(text string) {
 func (tl *timeline) detectedAt(text string) {
 	loc := detectedRE.FindStringSubmatchIndex(text)
 	if loc == nil {
+		tl.detectedFromClockSentence(text)
 		return
 	}
 	phrase := text[loc[0]:loc[1]]
@@ -430,6 +434,55 @@ func (tl *timeline) detectedAt(text string) {
 	}
 	tl.detected = tl.at(day, text[loc[2]:loc[3]], ampm, zone)
 }
+
+// detectedFromClockSentence reads the detection from the first sentence
+// that opens on a clock time and tells of noticing (entryDetect: "At 14:02
+// a partner emailed our support team", "At 16:27 support told us"), on
+// the day it names, else the start's, else the day of an undated time
+// there (dayBefore).
+func (tl *timeline) detectedFromClockSentence(text string) {
+	for _, l := range clockStart.FindAllStringSubmatchIndex(text, -1) {
+		rest := text[l[1]:]
+		if end := strings.IndexAny(rest, ".!?\n"); end >= 0 {
+			rest = rest[:end]
+		}
+		if !entryDetect.MatchString(rest) || windowOpening.MatchString(text[l[0]:l[1]]) {
+			continue
+		}
+		g := func(name string) string {
+			i := clockStart.SubexpIndex(name)
+			if l[2*i] < 0 {
+				return ""
+			}
+			return text[l[2*i]:l[2*i+1]]
+		}
+		day := g("day")
+		if day == "" && tl.start != nil {
+			day = tl.start.In(tl.loc).Format("2006-01-02")
+		} else if c, ok := tl.dayBefore(text, l[0]); day == "" && ok {
+			day = c.String()
+		}
+		if day != "" {
+			tl.detected = tl.at(day, g("clock"), g("ampm"), g("zone"))
+		}
+		return
+	}
+}
+
+// yesterdayWord is a sentence's word for the day before the one the text
+// was written on.
+var yesterdayWord = regexp.MustCompile(`(?i)\byesterday\b`)
+
+// yesterdayBefore reports whether the sentence that holds byte offset i
+// says "yesterday" before it.
+func yesterdayBefore(text string, i int) bool {
+	from := strings.LastIndexAny(text[:i], ".!?\n") + 1
+	return yesterdayWord.MatchString(text[from:i])
+}
+
+// windowOpening is how a sentence that opens a window starts ("From
+// 14:02 to 16:37 UTC, order confirmation emails …"): no time of noticing.
+var windowOpening = regexp.MustCompile(`(?i)\b(?:from|since|starting|beginning)\b`)
 
 // fill gives c what the timeline states and c lacks: start, detection
 // and end times, the date, the zone, and TTD/TTR (a stated duration, else

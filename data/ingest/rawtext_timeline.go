@@ -20,7 +20,7 @@ import (
 var (
 	timelineEntry = regexp.MustCompile(`^[ \t]*(?:[-*•][ \t]+|\|[ \t]*)?(?:\*\*)?(?:(\d{4}-\d{2}-\d{2})[T ])?(\d{1,2}:\d{2})(?::\d{2}(?:\.\d+)?)?[ \t]*([AaPp]\.?[Mm]\.?)?[ \t]*(Z\b|[+-]\d{2}:?\d{2}\b|` + zoneRE + `\b)?(?:\*\*)?[ \t]*(?:[-–—:|][ \t]*)?(.*\pL.*)$`)
 	timelineZone  = regexp.MustCompile(`(?im)^[#* \t]*timeline\b[^\n]*?\b` + zoneRE + `\b`)
-	entryDetect   = regexp.MustCompile(`(?i)\b(alert(s|ed)?|alarms?|paged?|paging|detected|noticed|reported|reports|declared|on-?call|ticket|pager ?duty|opsgenie)\b|^\W*triggered\b`)
+	entryDetect   = regexp.MustCompile(`(?i)\b(alert(s|ed)?|alarms?|paged?|paging|detected|noticed|reported|reports|declared|on-?call|ticket|pager ?duty|opsgenie|pages|e-?mailed|e-?mails (us|our|the|support|on-?call)|told us|wrote in)\b|^\W*triggered\b`)
 	entryResolved = regexp.MustCompile(`(?i)\b(resolved|recover(s|ed|y)?|back to (normal|baseline)|back under|closed|restored|mitigated|normal|succeed(s|ed)?|(outage|incident|impact|disruption)\s+(ends|ended|is over|was over)|resolving (the|this) (incident|issue)|all green|green again|first successful)\b`)
 	// entryTakeDown is an action of ours that takes something down on
 	// purpose, written as entries write what the team did, without a
@@ -28,7 +28,7 @@ var (
 	// workers down"), or said to be planned: no impact. "A bad push took
 	// the API down" is.
 	entryTakeDown = regexp.MustCompile(`(?i)^\W*(?:[a-z]+ed\b[^.;]{0,60}\b(?:and|then)\s+)?(?:shut|scaled|turned|wound|powered|took|brought)\b[^.;]{0,40}\bdown\b|\b(as planned|on purpose|deliberately|for maintenance)\b`)
-	entryImpact   = regexp.MustCompile(`(?i)\b(errors?|fail(s|ed|ing|ures?)?|tripped|crash(ed|es|ing)?|degraded|degradation|timing out|time ?outs?|timed out|lag(s|ging)?|latency|spike|down|outage|unavailable|5\d\d|stalled|stuck|dropp(ed|ing))\b`)
+	entryImpact   = regexp.MustCompile(`(?i)\b(errors?|fail(s|ed|ing|ures?)?|tripped|crash(ed|es|ing)?|degraded|degradation|timing out|time ?outs?|timed out|lag(s|ging)?|latency|spike|down|outage|unavailable|5\d\d|[45]\d\d (responses|errors|status)|[45]xx|stalled|stuck|dropp(ed|ing)|stops|stopped (responding|working|processing|serving|resolving)|reject(ed|ing|ions?)|no space left|out of memory|OOM)\b`)
 )
 
 // timelineEntries fills tl's start, detected and resolved times, where
@@ -44,6 +44,12 @@ func (tl *timeline) timelineEntries(text string) {
 	for _, line := range strings.SplitAfter(text, "\n") {
 		lineOff := off
 		off += len(line)
+		if c, ok := dayHeadingLine(line); ok {
+			// A day heading between entries dates the entries below it
+			// ("**Monday, October 6, 2025**" in a multi-day timeline).
+			day, shift, prev = c.String(), 0, -1
+			continue
+		}
 		for _, entry := range lineEntries(strings.TrimRight(line, "\r\n")) {
 			m := timelineEntry.FindStringSubmatch(entry)
 			if m == nil {

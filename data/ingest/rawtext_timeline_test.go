@@ -53,6 +53,12 @@ func TestTimelineEntries(t *testing.T) {
 			time.Date(2025, 6, 1, 10, 2, 0, 0, time.UTC), time.Date(2025, 6, 1, 10, 5, 0, 0, time.UTC), time.Date(2025, 6, 1, 10, 40, 0, 0, time.UTC)},
 		{"a chat summary's timeline on one line", "Deploys to prod failed on 2025-06-12.\n\ntimes in UTC: 12:02 first failed deploy, 12:14 reported here, 12:31 cause found (token expired), 13:21 deploys back to normal\n",
 			time.Date(2025, 6, 12, 12, 2, 0, 0, time.UTC), time.Date(2025, 6, 12, 12, 14, 0, 0, time.UTC), time.Date(2025, 6, 12, 13, 21, 0, 0, time.UTC)},
+		{"day headings of a multi-day timeline", "# Sign-outs\n\nAll times UTC.\n\n**Friday, October 3, 2025**\n\n- 16:00 ntp host decommissioned\n\n" +
+			"**Monday, October 6, 2025**\n\n- 07:30 first 401 responses in the API logs\n- 08:55 first support ticket\n\n### 2025-10-08\n\n- 16:20 no more rejections; incident closed\n",
+			time.Date(2025, 10, 6, 7, 30, 0, 0, time.UTC), time.Date(2025, 10, 6, 8, 55, 0, 0, time.UTC), time.Date(2025, 10, 8, 16, 20, 0, 0, time.UTC)},
+		{"a broker that stops, a PagerDuty trigger", "Kafka brokers out of disk on 2025-07-21.\n\n| Time (UTC) | Event |\n| 04:10 | broker-2 stops: no space left on device |\n" +
+			"| 04:22 | Triggered: consumer lag above 10 min |\n| 06:05 | all partitions back in sync, resolved |\n",
+			time.Date(2025, 7, 21, 4, 10, 0, 0, time.UTC), time.Date(2025, 7, 21, 4, 22, 0, 0, time.UTC), time.Date(2025, 7, 21, 6, 5, 0, 0, time.UTC)},
 		{"past midnight", "Queue outage on 2025-06-01.\n\nTimeline (UTC)\n\n- 23:50 consumers start failing\n- 23:58 alert fires\n- 00:40 queue recovered\n",
 			time.Date(2025, 6, 1, 23, 50, 0, 0, time.UTC), time.Date(2025, 6, 1, 23, 58, 0, 0, time.UTC), time.Date(2025, 6, 2, 0, 40, 0, 0, time.UTC)},
 	} {

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +41,10 @@ func zoneLocation(name string) (*time.Location, bool) {
 	if l, ok := zoneCache.Load(name); ok {
 		return l.(*time.Location), true
 	}
+	if loc, ok := offsetZone(name); ok {
+		zoneCache.Store(name, loc)
+		return loc, true
+	}
 	iana, ok := zoneNames[strings.ToUpper(name)]
 	if !ok {
 		if !strings.Contains(name, "/") {
@@ -52,4 +58,30 @@ func zoneLocation(name string) (*time.Location, bool) {
 	}
 	zoneCache.Store(name, loc)
 	return loc, true
+}
+
+// utcOffset is a zone written as an offset from UTC: "UTC+8", "GMT-5",
+// "UTC+05:30".
+var utcOffset = regexp.MustCompile(`^(?i)(?:UTC|GMT)\s*([+−-])(\d{1,2})(?::?(\d{2}))?$`)
+
+// offsetZone is the fixed zone of an offset from UTC (utcOffset), named as
+// written; ok is false for anything else or an offset beyond 14 hours.
+func offsetZone(name string) (*time.Location, bool) {
+	m := utcOffset.FindStringSubmatch(name)
+	if m == nil {
+		return nil, false
+	}
+	h, _ := strconv.Atoi(m[2])
+	mi := 0
+	if m[3] != "" {
+		mi, _ = strconv.Atoi(m[3])
+	}
+	if h > 14 || mi > 59 {
+		return nil, false
+	}
+	secs := (h*60 + mi) * 60
+	if m[1] != "+" {
+		secs = -secs
+	}
+	return time.FixedZone(name, secs), true
 }
