@@ -28,6 +28,8 @@ var (
 	dateISO = regexp.MustCompile(`\b` + isoDayRE + `\b`)
 	// "14.02.2025": a date written with dots puts the day first
 	dateDots = regexp.MustCompile(`\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b`)
+	// "03/Mar/25", "3/Mar/2025": Jira's day, month name and year
+	dateSlashMonth = regexp.MustCompile(`\b(\d{1,2})/` + monthRE + `/(\d{2}|\d{4})\b`)
 	// "November 2018"
 	dateMY = regexp.MustCompile(`\b` + monthRE + `\.?,?\s+(\d{4})\b`)
 	// "In 2013", "From 1980"
@@ -103,6 +105,9 @@ func findDay(s string) (c civil, end int, ok bool) {
 	if hasMonthName(s) {
 		try(dateDMY, func(m []string) (int, int, int) { return atoi(m[3]), monthNum(m[2]), atoi(m[1]) })
 		try(dateMDY, func(m []string) (int, int, int) { return atoi(m[3]), monthNum(m[1]), atoi(m[2]) })
+		if strings.Contains(s, "/") {
+			try(dateSlashMonth, func(m []string) (int, int, int) { return fullYear(m[3]), monthNum(m[2]), atoi(m[1]) })
+		}
 	}
 	if hasForeignMonth(s) {
 		try(dateDMYForeign, func(m []string) (int, int, int) { return atoi(m[3]), monthNum(m[2]), atoi(m[1]) })
@@ -114,6 +119,14 @@ func findDay(s string) (c civil, end int, ok bool) {
 		try(dateDots, func(m []string) (int, int, int) { return atoi(m[3]), atoi(m[2]), atoi(m[1]) })
 	}
 	return c, end, ok
+}
+
+// fullYear reads a year of two digits as 20yy, of four as written.
+func fullYear(s string) int {
+	if len(s) == 2 {
+		return 2000 + atoi(s)
+	}
+	return atoi(s)
 }
 
 // findCoarseDate returns the most precise date s gives: a day, else a

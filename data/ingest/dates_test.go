@@ -14,6 +14,10 @@ func TestFindDay(t *testing.T) {
 		{"Am 3.4.2025 um 08:00", "2025-04-03"},
 		{"version 1.41.2025", ""}, // no month 41
 		{"Incident date 3/4/2025", ""},
+		// Jira writes the day, the month's name and two digits of the year.
+		{"Created:   03/Mar/25 10:14 AM", "2025-03-03"},
+		{"Updated: 5/Mar/2025 4:40 PM", "2025-03-05"},
+		{"path /Mar/25 of the bucket", ""},
 	} {
 		c, _, ok := findDay(tc.text)
 		got := ""

@@ -41,9 +41,19 @@ func (tl *timeline) timelineEntries(text string) {
 	var start, detected, resolved *time.Time
 	day, shift, prev := "", 0, -1
 	off := 0
-	for _, line := range strings.SplitAfter(text, "\n") {
+	lines := strings.SplitAfter(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
 		lineOff := off
 		off += len(line)
+		if stampOnly.MatchString(line) && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
+			// A stamp on a line of its own is the stamp of the line
+			// below it, as a definition list writes a timeline
+			// ("03:12" above "    CRC errors start climbing").
+			line = strings.TrimRight(line, "\r\n") + " " + strings.TrimSpace(lines[i+1])
+			i++
+			off += len(lines[i])
+		}
 		if c, ok := dayHeadingLine(line); ok {
 			// A day heading between entries dates the entries below it
 			// ("**Monday, October 6, 2025**" in a multi-day timeline).
@@ -86,6 +96,10 @@ func (tl *timeline) timelineEntries(text string) {
 		tl.resolved = resolved
 	}
 }
+
+// stampOnly is a line that holds a time and nothing else ("03:12",
+// "**2:26 PM PST**").
+var stampOnly = regexp.MustCompile(`^[ \t]*(?:[-*•][ \t]+)?(?:\*\*)?\d{1,2}:\d{2}(?::\d{2})?[ \t]*(?:[AaPp]\.?[Mm]\.?)?[ \t]*(?:` + zoneRE + `)?(?:\*\*)?[ \t]*\r?\n?$`)
 
 // inlineEntry is one stamped entry of a list written on one line, as a
 // chat summary writes its timeline: "times in UTC: 12:02 first failed

@@ -59,6 +59,9 @@ func TestTimelineEntries(t *testing.T) {
 		{"a broker that stops, a PagerDuty trigger", "Kafka brokers out of disk on 2025-07-21.\n\n| Time (UTC) | Event |\n| 04:10 | broker-2 stops: no space left on device |\n" +
 			"| 04:22 | Triggered: consumer lag above 10 min |\n| 06:05 | all partitions back in sync, resolved |\n",
 			time.Date(2025, 7, 21, 4, 10, 0, 0, time.UTC), time.Date(2025, 7, 21, 4, 22, 0, 0, time.UTC), time.Date(2025, 7, 21, 6, 5, 0, 0, time.UTC)},
+		{"a definition list: the stamp above its event", "Telemetry ingestion degraded\n\nOn 19 August 2025 telemetry arrived late.\n\nTimeline (UTC)\n==============\n\n03:12\n    CRC errors start climbing.\n" +
+			"03:20\n    Alertmanager fires TelemetryIngestLag and pages the on-call engineer.\n04:05\n    Hosts drained from the pool; lag recovers.\n",
+			time.Date(2025, 8, 19, 3, 12, 0, 0, time.UTC), time.Date(2025, 8, 19, 3, 20, 0, 0, time.UTC), time.Date(2025, 8, 19, 4, 5, 0, 0, time.UTC)},
 		{"past midnight", "Queue outage on 2025-06-01.\n\nTimeline (UTC)\n\n- 23:50 consumers start failing\n- 23:58 alert fires\n- 00:40 queue recovered\n",
 			time.Date(2025, 6, 1, 23, 50, 0, 0, time.UTC), time.Date(2025, 6, 1, 23, 58, 0, 0, time.UTC), time.Date(2025, 6, 2, 0, 40, 0, 0, time.UTC)},
 	} {
