@@ -150,16 +150,21 @@ func (w *csvRow) incident() (*incident.Incident, error) {
 	return c, nil
 }
 
-// title is the title cell's first line; a cell of several lines is also
-// the narrative when no column gives one (PagerDuty descriptions that
-// came from e-mail).
+// title is the title cell's first line, or its first sentence when the
+// line holds several; a cell of several lines or sentences is also the
+// narrative when no column gives one (PagerDuty descriptions that came
+// from e-mail, or that tell the incident in a few sentences).
 func (w *csvRow) title(c *incident.Incident) {
 	t := w.text("title")
 	first, rest, multi := strings.Cut(t, "\n")
+	first = strings.TrimSpace(first)
+	if ss := sentences(first, 2); len(ss) > 1 {
+		first, multi, rest = ss[0], true, ss[1]
+	}
 	if multi && strings.TrimSpace(rest) != "" && c.Narrative == "" {
 		c.Narrative = t
 	}
-	c.Title = shorten(strings.TrimSpace(first), 300)
+	c.Title = shorten(first, 300)
 }
 
 // rootCause keeps the cell as text, except a cell that is exactly a

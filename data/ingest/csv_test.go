@@ -482,3 +482,23 @@ func TestMapUnread(t *testing.T) {
 		t.Error("a field that names no column is still refused")
 	}
 }
+
+// TestCSVDescriptionOfSentences takes the first sentence of a description
+// that tells the incident in several as the title, and the whole
+// description as the narrative.
+func TestCSVDescriptionOfSentences(t *testing.T) {
+	data := "incident_number,created_on,resolved_on,description\n" +
+		"4419,2025-06-09T13:31:00Z,2025-06-09T13:52:00Z,\"checkout-api 5xx rate above 10% after deploy of build 8812. The new address validation called the postcode service without a timeout; rolled back to build 8807.\"\n" +
+		"4420,2025-06-10T13:31:00Z,2025-06-10T13:52:00Z,\"[FIRING:1] checkout-api p99 latency above 2s, region eu-west\"\n"
+	res, err := ParseChecked(Input{Name: "pd.csv", Data: []byte(data), Opts: Options{Org: "Osprey"}}, "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := byID(res)
+	if c := got["pd-4419"]; c.Title != "checkout-api 5xx rate above 10% after deploy of build 8812." || !strings.Contains(c.Narrative, "rolled back to build 8807") {
+		t.Errorf("pd-4419: title %q narrative %q", c.Title, c.Narrative)
+	}
+	if c := got["pd-4420"]; c.Title != "[FIRING:1] checkout-api p99 latency above 2s, region eu-west" || c.Narrative != "" {
+		t.Errorf("pd-4420: title %q narrative %q", c.Title, c.Narrative)
+	}
+}

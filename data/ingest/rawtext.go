@@ -157,9 +157,13 @@ var (
 	regionPattern = regexp.MustCompile(`\b(?:(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-[a-z]+\d|(?:us|eu|ap|sa|ca|me|af|il)-(?:east|west|north|south|central|northeast|southeast|northwest|southwest)-\d)\b`)
 	idLine        = regexp.MustCompile(`(?im)^\s*(?:Incident ID|ID|Case)\s*[:#]\s*([A-Za-z0-9][A-Za-z0-9._:-]{1,60})\s*$`)
 	bulletLine    = regexp.MustCompile(`^\s*(?:•|\*|-|·|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?(.+)$`) // "- [ ] to do" too
-	// mdHeading is a Markdown heading ("## Root cause") or a line that is
-	// all bold ("**Impact**"), as plain notes write section titles.
-	mdHeading = regexp.MustCompile(`^(?:#{1,6}\s+(.+?)\s*#*|\*\*([^*]{1,60})\*\*:?)$`)
+	// mdHeading is a Markdown or AsciiDoc heading ("## Root cause", "==
+	// Root cause") or a line that is all bold ("**Impact**"), as plain
+	// notes write section titles.
+	mdHeading = regexp.MustCompile(`^(?:(?:#{1,6}|={1,6})\s+(.+?)\s*[#=]*|\*\*([^*]{1,60})\*\*:?)$`)
+	// ruleLine is a line of one repeated mark: the underline (or
+	// overline) of a reStructuredText or setext heading, or a rule.
+	ruleLine = regexp.MustCompile(`^(?:={3,}|-{3,}|~{3,}|\^{3,}|\*{3,}|\+{3,}|#{3,})$`)
 )
 
 // rawSection is a heading line ("Root Cause:") and the paragraphs below it.
@@ -196,7 +200,14 @@ func rawSections(lines []string) []rawSection {
 		case mdHeading.MatchString(t):
 			flush()
 			m := mdHeading.FindStringSubmatch(t)
-			secs = append(secs, rawSection{heading: headingText(m[1] + m[2]), markdown: strings.HasPrefix(t, "#")})
+			secs = append(secs, rawSection{heading: headingText(m[1] + m[2]), markdown: strings.HasPrefix(t, "#") || strings.HasPrefix(t, "=")})
+		case ruleLine.MatchString(t):
+			// An underline makes the one line above it a heading.
+			if len(para) == 1 {
+				secs = append(secs, rawSection{heading: headingText(para[0]), markdown: true})
+				para = nil
+			}
+			flush()
 		case bulletLine.MatchString(t):
 			flush()
 			para = append(para, t)

@@ -17,7 +17,7 @@ var (
 	// titleLineDate is a date closing a title line, with what separates
 	// it: "— 2025-04-15", ", 2025-04-15", " (2025-08-19)", "— 3rd March
 	// 2025", ", March 3, 2025".
-	titleLineDate = regexp.MustCompile(`(?i)(?:\s*,\s*|\s+[–—-]\s*|\s*\()(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:` + isoDayRE + `|` + dmyRE + `|` + mdyRE + `)\)?$`)
+	titleLineDate = regexp.MustCompile(`(?i)(?:\s*,\s*|\s+[–—-]\s*|\s*\()(?:(?:posted|published|written|updated|issued|as of)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:` + isoDayRE + `|` + dmyRE + `|` + mdyRE + `)\)?$`)
 	// metadataLine is a line of a ticket's or a template's properties
 	// ("Status: Closed | Sev 3 | …", "Severity: SEV-2") or a parenthesis
 	// ("(times UTC, 2025-08-19)"), which may follow a title line.
@@ -27,6 +27,9 @@ var (
 	propertyLine = regexp.MustCompile(`(?i)^(?:from|to|cc|date|sent|severity|sev|status|priority|type|owner|reporter|assignee|requester|created|opened|closed|resolved|service|impact|duration|labels?|components?|org|organi[sz]ation|company|team|title|incident date|facilitator|participants|attendees|authors?)\s*:|\s\|\s`)
 	// incidentNumber is a line that only numbers the incident ("Google
 	// Compute Engine Incident #16007"): the summary says more.
+	// breadcrumb is a page's path above its title: "Projects / Operations
+	// / OPS-2291".
+	breadcrumb     = regexp.MustCompile(`^[^/\n]{1,40}(?:\s+[/›>»]\s+[^/\n]{1,40}){2,}$`)
 	incidentNumber = regexp.MustCompile(`(?i)\bincident\s*(?:#|no\.?|number)?\s*\d+\s*$`)
 )
 
@@ -62,7 +65,8 @@ func titleLine(lines []string) string {
 		return ""
 	}
 	if _, heading := taxonomy.HeadingRole(t); heading && n <= 4 || genericHeading[strings.ToLower(t)] ||
-		bulletLine.MatchString(t) || incidentNumber.MatchString(t) || propertyLine.MatchString(t) || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") {
+		bulletLine.MatchString(t) || incidentNumber.MatchString(t) || propertyLine.MatchString(t) || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") ||
+		breadcrumb.MatchString(t) {
 		return ""
 	}
 	t = withoutClosingDate(t)
