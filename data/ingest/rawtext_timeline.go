@@ -40,32 +40,19 @@ func (tl *timeline) timelineEntries(text string) {
 	tl.headingZone(text)
 	var start, detected, resolved *time.Time
 	day, shift, prev := "", 0, -1
-	off := 0
-	lines := strings.SplitAfter(text, "\n")
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
-		lineOff := off
-		off += len(line)
-		if stampOnly.MatchString(line) && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
-			// A stamp on a line of its own is the stamp of the line
-			// below it, as a definition list writes a timeline
-			// ("03:12" above "    CRC errors start climbing").
-			line = strings.TrimRight(line, "\r\n") + " " + strings.TrimSpace(lines[i+1])
-			i++
-			off += len(lines[i])
-		}
-		if c, ok := dayHeadingLine(line); ok {
+	for _, tln := range timelineLines(text) {
+		if c, ok := dayHeadingLine(tln.line); ok {
 			// A day heading between entries dates the entries below it
 			// ("**Monday, October 6, 2025**" in a multi-day timeline).
 			day, shift, prev = c.String(), 0, -1
 			continue
 		}
-		for _, entry := range lineEntries(strings.TrimRight(line, "\r\n")) {
+		for _, entry := range lineEntries(tln.line) {
 			m := timelineEntry.FindStringSubmatch(entry)
 			if m == nil {
 				continue
 			}
-			t := tl.entryTime(text, lineOff, m, &day, &shift, &prev)
+			t := tl.entryTime(text, tln.off, m, &day, &shift, &prev)
 			if t == nil {
 				continue
 			}
@@ -95,6 +82,33 @@ func (tl *timeline) timelineEntries(text string) {
 	if tl.resolved == nil && resolved != nil && (tl.start == nil || !resolved.Before(*tl.start)) {
 		tl.resolved = resolved
 	}
+}
+
+// timelineLine is a line of text (without its line break) and the byte
+// offset it starts at.
+type timelineLine struct {
+	line string
+	off  int
+}
+
+// timelineLines splits text into lines, a stamp on a line of its own
+// joined to the line below it, as a definition list writes a timeline
+// ("03:12" above "    CRC errors start climbing").
+func timelineLines(text string) []timelineLine {
+	lines := strings.SplitAfter(text, "\n")
+	out := make([]timelineLine, 0, len(lines))
+	off := 0
+	for i := 0; i < len(lines); i++ {
+		l := timelineLine{strings.TrimRight(lines[i], "\r\n"), off}
+		off += len(lines[i])
+		if stampOnly.MatchString(l.line) && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
+			i++
+			l.line += " " + strings.TrimSpace(lines[i])
+			off += len(lines[i])
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // stampOnly is a line that holds a time and nothing else ("03:12",

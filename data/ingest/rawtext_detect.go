@@ -1,0 +1,89 @@
+package ingest
+
+import (
+	"regexp"
+	"strings"
+)
+
+// The time the incident was noticed, as prose tells it.
+
+// detectedAt reads "engineers were alerted … on Tuesday, 14 June 2022, at
+// 09:17": the date inside the phrase, else the last one before it, else
+// the start day.
+func (tl *timeline) detectedAt(text string) {
+	loc := detectedRE.FindStringSubmatchIndex(text)
+	if loc == nil {
+		tl.detectedFromClockSentence(text)
+		return
+	}
+	phrase := text[loc[0]:loc[1]]
+	day := ""
+	if c, _, ok := findDay(phrase); ok {
+		day = c.String()
+	} else if tl.start != nil {
+		day = tl.start.In(tl.loc).Format("2006-01-02")
+	} else if c, ok := tl.dayBefore(text, loc[0]); ok {
+		day = c.String()
+	}
+	if day == "" {
+		return
+	}
+	zone := ""
+	if loc[6] >= 0 {
+		zone = text[loc[6]:loc[7]]
+	}
+	ampm := ""
+	if loc[4] >= 0 {
+		ampm = text[loc[4]:loc[5]]
+	}
+	tl.detected = tl.at(day, text[loc[2]:loc[3]], ampm, zone)
+}
+
+// detectedFromClockSentence reads the detection from the first sentence
+// that opens on a clock time and tells of noticing (entryDetect: "At 14:02
+// a partner emailed our support team", "At 16:27 support told us"), on
+// the day it names, else the start's, else the day of an undated time
+// there (dayBefore).
+func (tl *timeline) detectedFromClockSentence(text string) {
+	for _, l := range clockStart.FindAllStringSubmatchIndex(text, -1) {
+		rest := text[l[1]:]
+		if end := strings.IndexAny(rest, ".!?\n"); end >= 0 {
+			rest = rest[:end]
+		}
+		if !entryDetect.MatchString(rest) || windowOpening.MatchString(text[l[0]:l[1]]) {
+			continue
+		}
+		g := func(name string) string {
+			i := clockStart.SubexpIndex(name)
+			if l[2*i] < 0 {
+				return ""
+			}
+			return text[l[2*i]:l[2*i+1]]
+		}
+		day := g("day")
+		if day == "" && tl.start != nil {
+			day = tl.start.In(tl.loc).Format("2006-01-02")
+		} else if c, ok := tl.dayBefore(text, l[0]); day == "" && ok {
+			day = c.String()
+		}
+		if day != "" {
+			tl.detected = tl.at(day, g("clock"), g("ampm"), g("zone"))
+		}
+		return
+	}
+}
+
+// yesterdayWord is a sentence's word for the day before the one the text
+// was written on.
+var yesterdayWord = regexp.MustCompile(`(?i)\byesterday\b`)
+
+// yesterdayBefore reports whether the sentence that holds byte offset i
+// says "yesterday" before it.
+func yesterdayBefore(text string, i int) bool {
+	from := strings.LastIndexAny(text[:i], ".!?\n") + 1
+	return yesterdayWord.MatchString(text[from:i])
+}
+
+// windowOpening is how a sentence that opens a window starts ("From
+// 14:02 to 16:37 UTC, order confirmation emails …"): no time of noticing.
+var windowOpening = regexp.MustCompile(`(?i)\b(?:from|since|starting|beginning)\b`)
