@@ -341,6 +341,7 @@ func TestDetectionSentences(t *testing.T) {
 		{begin + "The picture desk reported the problem at 06:58 UTC.", "2025-09-08T06:58:00Z"},
 		{begin + "At 06:02 UTC a partner emailed our support team that maps would not load.", "2025-09-08T06:02:00Z"},
 		{begin + "At 06:09 the partner team pages the API on-call.", "2025-09-08T06:09:00Z"},
+		{begin + "At 06:40 UTC customers began contacting support to say their balance had vanished.", "2025-09-08T06:40:00Z"},
 		{"From 14:02 to 16:37 UTC on 28 November 2025, order confirmation emails were delayed.", ""},
 	} {
 		tl, err := readTimeline("note.txt", tc.text, nil, "")

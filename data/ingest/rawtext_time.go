@@ -25,7 +25,7 @@ var (
 	durationLine = regexp.MustCompile(`(?im)^[ \t]*(?:Total[ \t]+)?Duration:[ \t]*(.+?)[ \t]*$`)
 	// detectedRE is a sentence that tells when the incident was noticed:
 	// an alert, alarm or page, or customers' first reports.
-	detectedRE = regexp.MustCompile(`(?i)\b(?:alerted|paged|detected|notified|became aware|told us|reported (?:the|an?|this) (?:problem|issue|outage|incident|errors?|failures?)|raised\s+(?:\w+\s+){0,3}alarms?|alarms?\s+(?:was\s+|were\s+)?(?:raised|fired|went off|triggered|sounded)|alert\w*\s+(?:fired|went off|triggered)|first reports?|(?:customers?|users?|players?|merchants?)\s+(?:started|began)\s+(?:emailing|writing in|calling|reporting|complaining)|(?:customers?|users?|players?|merchants?)\s+(?:reported|complained))\b[^.]{0,160}?\bat\s+(?:approximately\s+|about\s+|around\s+|~\s*)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
+	detectedRE = regexp.MustCompile(`(?i)\b(?:alerted|paged|detected|notified|became aware|told us|reported (?:the|an?|this) (?:problem|issue|outage|incident|errors?|failures?)|raised\s+(?:\w+\s+){0,3}alarms?|alarms?\s+(?:was\s+|were\s+)?(?:raised|fired|went off|triggered|sounded)|alert\w*\s+(?:fired|went off|triggered)|first reports?|(?:customers?|users?|players?|merchants?)\s+(?:started|began)\s+(?:emailing|writing in|calling|reporting|complaining|contacting)|(?:customers?|users?|players?|merchants?)\s+(?:reported|complained))\b[^.]{0,160}?\bat\s+(?:approximately\s+|about\s+|around\s+|~\s*)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*` + zoneRE + `?`)
 	// clockStart is a sentence that opens on a clock time ("At 14:08 GMT
 	// one of the chillers tripped", "From 10:00 UTC, when …", "From 00:00
 	// UTC on Monday 8 September it deleted …"), with the day after it or

@@ -20,15 +20,15 @@ import (
 var (
 	timelineEntry = regexp.MustCompile(`^[ \t]*(?:[-*•][ \t]+|\|[ \t]*)?(?:\*\*)?(?:(\d{4}-\d{2}-\d{2})[T ])?(\d{1,2}:\d{2})(?::\d{2}(?:\.\d+)?)?[ \t]*([AaPp]\.?[Mm]\.?)?[ \t]*(Z\b|[+-]\d{2}:?\d{2}\b|` + zoneRE + `\b)?(?:\*\*)?[ \t]*(?:[-–—:|][ \t]*)?(.*\pL.*)$`)
 	timelineZone  = regexp.MustCompile(`(?im)^[#* \t]*timeline\b[^\n]*?\b` + zoneRE + `\b`)
-	entryDetect   = regexp.MustCompile(`(?i)\b(alert(s|ed)?|alarms?|paged?|paging|detected|noticed|reported|reports|declared|on-?call|ticket|pager ?duty|opsgenie|pages|e-?mailed|e-?mails (us|our|the|support|on-?call)|told us|wrote in)\b|^\W*triggered\b`)
-	entryResolved = regexp.MustCompile(`(?i)\b(resolved|recover(s|ed|y)?|back to (normal|baseline)|back under|closed|restored|mitigated|normal|succeed(s|ed)?|(outage|incident|impact|disruption)\s+(ends|ended|is over|was over)|resolving (the|this) (incident|issue)|all green|green again|first successful)\b`)
+	entryDetect   = regexp.MustCompile(`(?i)\b(alert(s|ed)?|alarms?|paged?|paging|detected|noticed|reported|reports|declared|on-?call|ticket|pager ?duty|opsgenie|pages|e-?mailed|e-?mails (us|our|the|support|on-?call)|told us|wrote in|contact(ing|ed) support)\b|^\W*triggered\b`)
+	entryResolved = regexp.MustCompile(`(?i)\b(resolved|recover(s|ed|y)?|back to (normal|baseline)|back under|closed|restored|mitigated|normal|succeed(s|ed)?|(outage|incident|impact|disruption)\s+(ends|ended|is over|was over)|resolving (the|this) (incident|issue)|all green|green again|first successful|backlog (drained|cleared)|live again|(all )?services? (are |is )?back)\b`)
 	// entryTakeDown is an action of ours that takes something down on
 	// purpose, written as entries write what the team did, without a
 	// subject ("Removed the cron entry and shut the host down", "Scaled the
 	// workers down"), or said to be planned: no impact. "A bad push took
 	// the API down" is.
 	entryTakeDown = regexp.MustCompile(`(?i)^\W*(?:[a-z]+ed\b[^.;]{0,60}\b(?:and|then)\s+)?(?:shut|scaled|turned|wound|powered|took|brought)\b[^.;]{0,40}\bdown\b|\b(as planned|on purpose|deliberately|for maintenance)\b`)
-	entryImpact   = regexp.MustCompile(`(?i)\b(errors?|fail(s|ed|ing|ures?)?|tripped|crash(ed|es|ing)?|degraded|degradation|timing out|time ?outs?|timed out|lag(s|ging)?|latency|spike|down|outage|unavailable|5\d\d|[45]\d\d (responses|errors|status)|[45]xx|stalled|stuck|dropp(ed|ing)|stops|stopped (responding|working|processing|serving|resolving)|reject(ed|ing|ions?)|no space left|out of memory|OOM)\b`)
+	entryImpact   = regexp.MustCompile(`(?i)\b(errors?|fail(s|ed|ing|ures?)?|tripped|crash(ed|es|ing)?|degraded|degradation|timing out|time ?outs?|timed out|lag(s|ging)?|latency|spike|down|outage|unavailable|5\d\d|[45]\d\d (responses|errors|status)|[45]xx|stalled|stuck|dropp(ed|ing)|drops|go(es)? dark|went dark|lost power|power loss|jump(s|ed)?|surg(e|es|ed)|stops|stopped (responding|working|processing|serving|resolving)|reject(ed|ing|ions?)|no space left|out of memory|OOM)\b`)
 )
 
 // timelineEntries fills tl's start, detected and resolved times, where
@@ -106,9 +106,31 @@ func timelineLines(text string) []timelineLine {
 			l.line += " " + strings.TrimSpace(lines[i])
 			off += len(lines[i])
 		}
+		l.line = isoEntryDate(l.line)
 		out = append(out, l)
 	}
 	return out
+}
+
+// writtenDateStamp is an entry that opens on a date written out before
+// its time, as PagerDuty writes a timeline: "Apr 9, 2025 at 3:11 PM EDT
+// Triggered: …", "9 April 2025, 15:11 — …".
+var writtenDateStamp = regexp.MustCompile(`^([ \t]*(?:[-*•][ \t]+|\|[ \t]*)?)([A-Za-z0-9][^|\n]{5,28}?)(?:,?[ \t]+at|,)?[ \t]+(\d{1,2}:\d{2})`)
+
+// isoEntryDate writes the date an entry opens on (writtenDateStamp) as
+// the ISO date the entry reader knows; any other line is returned as it
+// is.
+func isoEntryDate(line string) string {
+	m := writtenDateStamp.FindStringSubmatchIndex(line)
+	if m == nil {
+		return line
+	}
+	date := line[m[4]:m[5]]
+	c, end, ok := findDay(date)
+	if !ok || end != len(date) || !startsDate(date) {
+		return line
+	}
+	return line[:m[2]] + line[m[2]:m[3]] + c.String() + " " + line[m[6]:]
 }
 
 // stampOnly is a line that holds a time and nothing else ("03:12",

@@ -62,6 +62,15 @@ func TestTimelineEntries(t *testing.T) {
 		{"a definition list: the stamp above its event", "Telemetry ingestion degraded\n\nOn 19 August 2025 telemetry arrived late.\n\nTimeline (UTC)\n==============\n\n03:12\n    CRC errors start climbing.\n" +
 			"03:20\n    Alertmanager fires TelemetryIngestLag and pages the on-call engineer.\n04:05\n    Hosts drained from the pool; lag recovers.\n",
 			time.Date(2025, 8, 19, 3, 12, 0, 0, time.UTC), time.Date(2025, 8, 19, 3, 20, 0, 0, time.UTC), time.Date(2025, 8, 19, 4, 5, 0, 0, time.UTC)},
+		{"PagerDuty's written dates", "OTP messages not delivered\n\nTimeline\nApr 9, 2025 at 3:02 PM EDT   First undelivered OTP messages, delivery drops\n" +
+			"Apr 9, 2025 at 3:11 PM EDT   Triggered: OTP delivery success rate below 80%\nApr 9, 2025 at 3:41 PM EDT   OTP traffic moved to the second provider\n" +
+			"Apr 9, 2025 at 3:58 PM EDT   Resolved by Kwame Asante\n",
+			time.Date(2025, 4, 9, 15, 2, 0, 0, ny), time.Date(2025, 4, 9, 15, 11, 0, 0, ny), time.Date(2025, 4, 9, 15, 58, 0, 0, ny)},
+		{"racks that go dark, services back", "Rack power loss on 10 May 2025.\n\n| Time (UTC) | Event |\n|---|---|\n| 10:00 | Provider starts the generator test |\n" +
+			"| 10:14 | UPS module drops its output; two racks go dark |\n| 10:15 | Host-down alerts fire |\n| 11:32 | VMs restarted; all services back in SG1 |\n",
+			time.Date(2025, 5, 10, 10, 14, 0, 0, time.UTC), time.Date(2025, 5, 10, 10, 15, 0, 0, time.UTC), time.Date(2025, 5, 10, 11, 32, 0, 0, time.UTC)},
+		{"a backlog drained", "Brokers out of disk on 2025-07-21.\n\n| Time (UTC) | Event |\n| 04:10 | login attempts jump tenfold |\n| 04:22 | lag alert fires |\n| 06:05 | backlog drained, map live again |\n",
+			time.Date(2025, 7, 21, 4, 10, 0, 0, time.UTC), time.Date(2025, 7, 21, 4, 22, 0, 0, time.UTC), time.Date(2025, 7, 21, 6, 5, 0, 0, time.UTC)},
 		{"past midnight", "Queue outage on 2025-06-01.\n\nTimeline (UTC)\n\n- 23:50 consumers start failing\n- 23:58 alert fires\n- 00:40 queue recovered\n",
 			time.Date(2025, 6, 1, 23, 50, 0, 0, time.UTC), time.Date(2025, 6, 1, 23, 58, 0, 0, time.UTC), time.Date(2025, 6, 2, 0, 40, 0, 0, time.UTC)},
 	} {
