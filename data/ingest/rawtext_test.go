@@ -277,6 +277,7 @@ func TestStartAndEndPhrases(t *testing.T) {
 		{"a restore on the way", begin + "We restored the previous config at 01:50 UTC and the service recovered at 02:20 UTC.", "2024-10-03T01:30:00Z", "2024-10-03T02:20:00Z"},
 		{"no end stated", begin + "Engineers are still looking into it.", "2024-10-03T01:30:00Z", ""},
 		{"working again from", begin + "Logins succeeded again from 02:20 UTC.", "2024-10-03T01:30:00Z", "2024-10-03T02:20:00Z"},
+		{"back to normal at", begin + "The error rate was back to normal at 02:20 UTC.", "2024-10-03T01:30:00Z", "2024-10-03T02:20:00Z"},
 		{"a window with an en dash", "API gateway returned 502s today (2024-12-02), 09:40–10:05 UTC. Rolled back.", "2024-12-02T09:40:00Z", "2024-12-02T10:05:00Z"},
 		{"a window with a hyphen", "On 2024-12-02 the API gateway returned 502s, 09:40-10:05 UTC.", "2024-12-02T09:40:00Z", "2024-12-02T10:05:00Z"},
 		{"a dash window needs its zone", "On 2024-12-02 the office hours 09:40-10:05 were moved.", "", ""},

@@ -44,8 +44,9 @@ var (
 	// atRestoredRE is a sentence that opens with the time of the end:
 	// "At 02:20 UTC service was fully restored."
 	// againRE is an end told as things working again: "Logins succeeded
-	// again from 10:51", "payments were working again by 14:20 UTC".
-	againRE      = regexp.MustCompile(`(?i)\b(?:succeeded|succeeding|worked|working|flowing|loading|available)\s+again\b[^.]{0,30}?\b(?:from|at|by|as of)\s+([^.]{0,40}?\d{1,2}:\d{2}[^.,;]{0,20})`)
+	// again from 10:51", "payments were working again by 14:20 UTC", "the
+	// error rate was back to normal at 12:10".
+	againRE      = regexp.MustCompile(`(?i)\b(?:(?:succeeded|succeeding|worked|working|flowing|loading|available)\s+again|back to (?:normal|baseline)|returned to normal)\b[^.]{0,30}?\b(?:from|at|by|as of)\s+([^.]{0,40}?\d{1,2}:\d{2}[^.,;]{0,20})`)
 	atRestoredRE = regexp.MustCompile(`(?i)(?:^|[.!?]\s+)at\s+(\d{1,2}:\d{2}[^,.;]{0,12}?),?\s+(?:the\s+)?(?:service|services|access|functionality)\s+(?:was|were|had been)\s+(?:fully\s+)?(?:restored|recovered|back to normal)\b`)
 	// dashSpan is a window written with a dash and its zone, as chat
 	// notes write it ("09:40–10:05 UTC"), where no "from … to" window is

@@ -102,9 +102,15 @@ func timelineLines(text string) []timelineLine {
 		l := timelineLine{strings.TrimRight(lines[i], "\r\n"), off}
 		off += len(lines[i])
 		if stampOnly.MatchString(l.line) && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
-			i++
-			l.line += " " + strings.TrimSpace(lines[i])
-			off += len(lines[i])
+			// The event's first line, and the indented lines that
+			// continue it.
+			for i++; ; i++ {
+				l.line += " " + strings.TrimSpace(lines[i])
+				off += len(lines[i])
+				if i+1 >= len(lines) || !indentedText(lines[i+1]) || stampOnly.MatchString(lines[i+1]) {
+					break
+				}
+			}
 		}
 		l.line = isoEntryDate(l.line)
 		out = append(out, l)
@@ -131,6 +137,12 @@ func isoEntryDate(line string) string {
 		return line
 	}
 	return line[:m[2]] + line[m[2]:m[3]] + c.String() + " " + line[m[6]:]
+}
+
+// indentedText reports whether a line opens on white space and holds
+// text.
+func indentedText(l string) bool {
+	return l != "" && (l[0] == ' ' || l[0] == '\t') && strings.TrimSpace(l) != ""
 }
 
 // stampOnly is a line that holds a time and nothing else ("03:12",

@@ -60,7 +60,7 @@ func TestTimelineEntries(t *testing.T) {
 			"| 04:22 | Triggered: consumer lag above 10 min |\n| 06:05 | all partitions back in sync, resolved |\n",
 			time.Date(2025, 7, 21, 4, 10, 0, 0, time.UTC), time.Date(2025, 7, 21, 4, 22, 0, 0, time.UTC), time.Date(2025, 7, 21, 6, 5, 0, 0, time.UTC)},
 		{"a definition list: the stamp above its event", "Telemetry ingestion degraded\n\nOn 19 August 2025 telemetry arrived late.\n\nTimeline (UTC)\n==============\n\n03:12\n    CRC errors start climbing.\n" +
-			"03:20\n    Alertmanager fires TelemetryIngestLag and pages the on-call engineer.\n04:05\n    Hosts drained from the pool; lag recovers.\n",
+			"03:20\n    Alertmanager fires TelemetryIngestLag and pages the on-call engineer.\n04:05\n    Hosts drained from the pool; lag\n    recovers within two minutes.\n06:40\n    The line card is replaced.\n",
 			time.Date(2025, 8, 19, 3, 12, 0, 0, time.UTC), time.Date(2025, 8, 19, 3, 20, 0, 0, time.UTC), time.Date(2025, 8, 19, 4, 5, 0, 0, time.UTC)},
 		{"PagerDuty's written dates", "OTP messages not delivered\n\nTimeline\nApr 9, 2025 at 3:02 PM EDT   First undelivered OTP messages, delivery drops\n" +
 			"Apr 9, 2025 at 3:11 PM EDT   Triggered: OTP delivery success rate below 80%\nApr 9, 2025 at 3:41 PM EDT   OTP traffic moved to the second provider\n" +
