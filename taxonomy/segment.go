@@ -134,7 +134,12 @@ func namesSection(h string) bool {
 }
 
 var (
-	mdHeading    = regexp.MustCompile(`^(#{1,6})\s+(.+?)\s*#*\s*$`)
+	mdHeading = regexp.MustCompile(`^(#{1,6})\s+(.+?)\s*#*\s*$`)
+	// AsciiDoc section titles: "== What we are changing".
+	adocHeading = regexp.MustCompile(`^(={1,6})\s+(\S.*?)\s*$`)
+	// A line of one repeated punctuation mark underlines (or overlines) a
+	// heading in reStructuredText and Markdown ("Root cause" over "-----").
+	underline    = regexp.MustCompile(`^(?:={3,}|-{3,}|~{3,}|\^{3,}|\*{3,}|\+{3,}|#{3,}|` + "`" + `{3,}|'{3,}|"{3,}|\.{3,}|_{3,}|:{3,})$`)
 	boldHeading  = regexp.MustCompile(`^(?:\*\*|__)([^*_]{2,80}?)(?::)?(?:\*\*|__):?\s*$`)
 	colonHeading = regexp.MustCompile(`^([A-Z][^.!?:;]{1,70}):$`)
 	// A heading written in lower case ("root cause:", "follow-ups") counts
@@ -149,8 +154,9 @@ var (
 // ending in a colon introduces a list rather than a section.
 const maxHeadingWords = 8
 
-// Sections splits narrative text at its headings: Markdown headings ("##
-// Root cause"), lines in bold ("**Impact**"), short lines ending in a colon
+// Sections splits narrative text at its headings: Markdown and AsciiDoc
+// headings ("## Root cause", "== Root cause"), lines with a rule under them
+// (reStructuredText, Markdown setext), lines in bold ("**Impact**"), short lines ending in a colon
 // ("Root Cause:"), and bare short lines that name a known section
 // ("Detection"; in lower case, "follow-ups" or "root cause:", only as a
 // paragraph of its own). A recognised heading sets the role of the text under it;
@@ -172,8 +178,14 @@ func Sections(text string) []Section {
 	lines := strings.Split(text, "\n")
 	for i, line := range lines {
 		trimmed := strings.TrimSpace(line)
+		if underlines(lines, i) {
+			continue // the rule under or over a heading is no text
+		}
 		standalone := i == 0 || strings.TrimSpace(lines[i-1]) == ""
 		title, lv, isHeading := headingOf(trimmed, standalone)
+		if !isHeading && underlined(lines, i) {
+			title, lv, isHeading = trimmed, 7, true
+		}
 		if isHeading {
 			role, known := HeadingRole(title)
 			switch {
@@ -200,11 +212,33 @@ func Sections(text string) []Section {
 	return out
 }
 
+// underlined reports whether lines[i] is a short line of text with a
+// rule under it (a reStructuredText or Markdown setext heading).
+func underlined(lines []string, i int) bool {
+	t := strings.TrimSpace(lines[i])
+	if t == "" || underline.MatchString(t) || i+1 >= len(lines) || !underline.MatchString(strings.TrimSpace(lines[i+1])) {
+		return false
+	}
+	return len(strings.Fields(t)) <= maxHeadingWords && !strings.ContainsAny(t[len(t)-1:], ".!?,;")
+}
+
+// underlines reports whether lines[i] is the rule under a heading or the
+// rule over one (reStructuredText titles have both).
+func underlines(lines []string, i int) bool {
+	if !underline.MatchString(strings.TrimSpace(lines[i])) {
+		return false
+	}
+	return i > 0 && underlined(lines, i-1) || i+1 < len(lines) && underlined(lines, i+1)
+}
+
 // headingOf recognises a heading line and returns its text and level (1-6
 // for Markdown, 7 for a bold, colon or bare heading); standalone says the
 // line starts a paragraph.
 func headingOf(line string, standalone bool) (string, int, bool) {
 	if m := mdHeading.FindStringSubmatch(line); m != nil {
+		return strings.Trim(m[2], "*_ "), len(m[1]), true
+	}
+	if m := adocHeading.FindStringSubmatch(line); m != nil {
 		return strings.Trim(m[2], "*_ "), len(m[1]), true
 	}
 	if m := boldHeading.FindStringSubmatch(line); m != nil && len(strings.Fields(m[1])) <= maxHeadingWords {

@@ -76,6 +76,9 @@ func TestSections(t *testing.T) {
 		{"chat lines are no headings", "sam 10:02\n\nanalysis in progress\n\nfix deployed to prod\nthanks all", "body: sam 10:02 /  / analysis in progress /  / fix deployed to prod / thanks all"},
 		{"a lower-case label with a colon is a heading", "The upgrade went out.\nroot cause:\nA leap second.", "body: The upgrade went out. | cause: A leap second."},
 		{"what we did well is no remediation", "## What we did well\nWe paged fast.", "body: ## What we did well / We paged fast."},
+		{"asciidoc headings", "= Upload timeouts\n\n== Summary\n\nUploads timed out.\n\n== What we are changing\n\n* Alert at 75%.", "body: = Upload timeouts | summary: Uploads timed out. | follow-up: * Alert at 75%."},
+		{"underlined headings", "==========\nUpload timeouts\n==========\n\nRoot cause\n----------\n\nA full table.\n\nFollow-ups\n~~~~~~~~~~\n\n- Alert at 75%.", "body: Upload timeouts | cause: A full table. | follow-up: - Alert at 75%."},
+		{"a rule under a sentence is no heading", "Uploads timed out for an hour.\n-----\nMore text.", "body: Uploads timed out for an hour. / ----- / More text."},
 		{"empty", "  \n", ""},
 	} {
 		if got := sectionString(Sections(c.text)); got != c.want {

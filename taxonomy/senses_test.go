@@ -38,6 +38,16 @@ func TestWordSenses(t *testing.T) {
 		{incident.Component, "control-plane", "The management console and the API server returned errors.", true},
 		{incident.Component, "lock-service", "A worker crashed while holding the Redis lock, so no other worker could take it.", true},
 		{incident.Component, "search-index", "The job moved the docs alias to an index holding 0.3% of the documents, so full-text search returned no results.", true},
+		// Detection.
+		{incident.Detection, "automated-alert", "At 14:09 the partner team pages the API on-call.", false},
+		{incident.Detection, "automated-alert", "Support paged the database team at 07:52.", false},
+		{incident.Detection, "automated-alert", "At 21:09 the availability alert pages the on-call.", true},
+		{incident.Detection, "automated-alert", "The on-call engineer was paged at 07:52.", true},
+		{incident.Detection, "internal-user", "Our support team told us at 16:27.", true},
+		{incident.Detection, "internal-user", "The finance team's daily reconciliation found 212 loans with two schedules.", true},
+		{incident.Detection, "internal-user", "At 20:10 an analyst on the customer success team posted in #data-help that every dashboard showed zero.", true},
+		{incident.Detection, "internal-user", "The picture desk reported the problem at 17:58.", true},
+		{incident.Detection, "internal-user", "The data team is planning a migration.", false},
 	} {
 		in := &incident.Incident{ID: "x", Narrative: c.text}
 		_, got := v.RuleScores(in, c.facet)[c.term]
