@@ -124,22 +124,21 @@ func passagesOf(segs []Sentence, f incident.Facet) []Passage {
 	own := primaryField[f]
 	best := map[string]int{}
 	var out []Passage
-	noticed := false // a timeline entry told of the incident being noticed
-	for _, s := range segs {
+	noticed := noticedAt(segs, f)
+	for i, s := range segs {
 		field, read := roleField[s.Role]
 		if !read || forwardLooking.MatchString(s.Text) {
 			continue
 		}
-		if s.Role == RoleTimeline && f == incident.Trigger {
+		if s.Role == RoleTimeline && noticed >= 0 {
 			// A timeline's entries after the one that tells of the
 			// incident being noticed are the response, not what
 			// started it ("18:52 rolled out a config change halving the
-			// pool").
-			if noticed {
+			// pool"); the entries before it tell how it started, not
+			// how it was mended ("21:04 cache-2 restarted").
+			if f == incident.Trigger && i > noticed || f == incident.Remediation && i < noticed {
 				continue
 			}
-			w, _ := cueWeight(incident.Detection, s.Text)
-			noticed = w > 0
 		}
 		w, ok := ws[field]
 		primary := field == own && own != ""
@@ -181,6 +180,25 @@ func passagesOf(segs []Sentence, f incident.Facet) []Passage {
 		}
 	}
 	return out
+}
+
+// noticedAt returns the index of the first timeline entry of segs that
+// tells of the incident being noticed (a detection cue: an alert, a page),
+// -1 if there is none or facet f is neither the trigger nor the
+// remediation.
+func noticedAt(segs []Sentence, f incident.Facet) int {
+	if f != incident.Trigger && f != incident.Remediation {
+		return -1
+	}
+	for i, s := range segs {
+		if s.Role != RoleTimeline {
+			continue
+		}
+		if w, _ := cueWeight(incident.Detection, s.Text); w > 0 {
+			return i
+		}
+	}
+	return -1
 }
 
 // Hit is the support a tagger found for one term: a confidence in [0, 1]

@@ -71,11 +71,21 @@ func Segment(in *incident.Incident) []Sentence {
 		}
 		for _, sec := range Sections(text) {
 			for _, s := range Sentences(sec.Text) {
+				if titleAgain(s, in.Title) {
+					continue // the title at the head of the narrative is read once, as the title
+				}
 				out = append(out, Sentence{Text: s, Field: fr.field, Role: sec.Role})
 			}
 		}
 	}
 	return out
+}
+
+// titleAgain reports whether a sentence of the narrative is the case's
+// title repeated (a document's first heading, which became the title).
+func titleAgain(s, title string) bool {
+	t := strings.TrimSpace(title)
+	return t != "" && strings.EqualFold(strings.Trim(s, "=*_ \t"), t)
 }
 
 // caseFields returns the texts of a case by field name.

@@ -48,11 +48,47 @@ func TestWordSenses(t *testing.T) {
 		{incident.Detection, "internal-user", "At 20:10 an analyst on the customer success team posted in #data-help that every dashboard showed zero.", true},
 		{incident.Detection, "internal-user", "The picture desk reported the problem at 17:58.", true},
 		{incident.Detection, "internal-user", "The data team is planning a migration.", false},
+		// Remediation.
+		{incident.Remediation, "restart", "While a pod restarted its in-flight bookings failed.", false},
+		{incident.Remediation, "restart", "Whenever a broker rebooted, consumers lost their offsets.", false},
+		{incident.Remediation, "restart", "We restarted the booking pods at 10:52.", true},
+		{incident.Remediation, "traffic-drain", "A routine node pool upgrade drained all three console pods at the same time.", false},
+		{incident.Remediation, "restart", "The patching script restarted three cache nodes within seven minutes.", false},
+		{incident.Remediation, "traffic-drain", "We drained the node pool before the upgrade.", true},
+		{incident.Remediation, "manual-fix", "On 2 December our domain stopped resolving.", false},
+		{incident.Remediation, "manual-fix", "We restored the partition from the nightly snapshot.", false},
+		{incident.Remediation, "data-restore", "We restored the partition from the nightly snapshot.", true},
+		{incident.Remediation, "manual-fix", "We stopped the reindex job and removed the alias by hand.", true},
 	} {
 		in := &incident.Incident{ID: "x", Narrative: c.text}
 		_, got := v.RuleScores(in, c.facet)[c.term]
 		if got != c.want {
 			t.Errorf("%s %q: %s %v, want %v", c.facet, c.text, c.term, got, c.want)
+		}
+	}
+}
+
+// TestRemediationIsTheResponse: an action named in the case title, or in
+// a timeline entry before the incident was noticed, tells how the
+// incident started, not how it was mended.
+func TestRemediationIsTheResponse(t *testing.T) {
+	tg := Shipped()
+	for _, c := range []struct {
+		title, narrative, term string
+		want                   bool
+	}{
+		{"Postgres failover left a worker writing to the old primary", "# Postgres failover left a worker writing to the old primary\n\nA worker kept writing to the old primary for 14 minutes.", "failover", false},
+		{"Checkout errors", "# Checkout errors\n\nWe failed over to the standby region at 10:40 and errors stopped.", "failover", true},
+		{"Catalogue outage", "Browsing failed for 40 minutes.\n\n## Timeline\n\n- 21:04 cache-2 restarted\n- 21:06 cache-3 restarted\n- 21:09 availability alert pages the on-call\n- 21:48 errors gone", "restart", false},
+		{"Catalogue outage", "Browsing failed for 40 minutes.\n\n## Timeline\n\n- 21:04 errors begin\n- 21:09 availability alert pages the on-call\n- 21:20 restarted the catalogue pods\n- 21:48 errors gone", "restart", true},
+		{"Catalogue outage", "Browsing failed for 40 minutes.\n\n## Timeline\n\n- 21:04 errors begin\n- 21:20 restarted the catalogue pods\n- 21:48 errors gone", "restart", true},
+	} {
+		got := false
+		for _, tag := range tg.Tag(&incident.Incident{ID: "x", Title: c.title, Narrative: c.narrative}) {
+			got = got || tag.Facet == incident.Remediation && tag.Term == c.term
+		}
+		if got != c.want {
+			t.Errorf("%q: %s remediation %v, want %v", c.narrative, c.term, got, c.want)
 		}
 	}
 }
