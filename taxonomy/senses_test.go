@@ -48,6 +48,9 @@ func TestWordSenses(t *testing.T) {
 		{incident.Detection, "internal-user", "At 20:10 an analyst on the customer success team posted in #data-help that every dashboard showed zero.", true},
 		{incident.Detection, "internal-user", "The picture desk reported the problem at 17:58.", true},
 		{incident.Detection, "internal-user", "The data team is planning a migration.", false},
+		{incident.Detection, "internal-user", "17:58 The picture desk reports on the #newsroom-help channel that uploads hang at 99%.", true},
+		{incident.Detection, "third-party", "Uploads timed out for about a third of our journalists.", false},
+		{incident.Detection, "third-party", "A journalist asked us about the leak before we had noticed it.", true},
 		// Remediation.
 		{incident.Remediation, "restart", "While a pod restarted its in-flight bookings failed.", false},
 		{incident.Remediation, "restart", "Whenever a broker rebooted, consumers lost their offsets.", false},
