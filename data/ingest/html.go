@@ -163,7 +163,7 @@ func applyPageMeta(c *incident.Incident, m *pageMeta, in Input, text string, not
 		from = append(from, fmt.Sprintf("og:site_name %q is a publishing platform, not taken as the organisation (--org names it)", site))
 		site = ""
 	}
-	org, orgSlug, orgFrom := chooseOrg(text, in.Opts.Org, site)
+	org, orgSlug, orgFrom := chooseOrg(text, in.Opts.Org, site, "og:site_name")
 	if org != c.Org && orgFrom == " (og:site_name)" {
 		from = append(from, "org from og:site_name")
 	}

@@ -113,8 +113,9 @@ var orgMarkers = []struct {
 // what the ingest note says of where it came from: --org first (the
 // user's word; the note names an organisation the text states otherwise),
 // else the one the text states (statedOrg), else a page's og:site_name
-// (site; "" for none), else the vendor it mentions most (guessOrg).
-func chooseOrg(text, opt, site string) (org, slug, from string) {
+// or an email's sender (site, which siteFrom names; "" for none), else
+// the vendor it mentions most (guessOrg).
+func chooseOrg(text, opt, site, siteFrom string) (org, slug, from string) {
 	stated := statedOrg(text)
 	switch {
 	case opt != "":
@@ -126,7 +127,7 @@ func chooseOrg(text, opt, site string) (org, slug, from string) {
 	case stated != "":
 		return stated, slugOf(stated), " (stated in the text)"
 	case site != "":
-		return site, slugOf(site), " (og:site_name)"
+		return site, slugOf(site), " (" + siteFrom + ")"
 	}
 	org, slug = guessOrg(text)
 	return org, slug, ""
@@ -235,7 +236,9 @@ func parseRawText(in Input) (*Result, error) {
 			WithField("narrative").WithHint("keep the postmortem itself, or split it")
 	}
 	subject, body, sent, email := emailMessage(text)
+	sender := ""
 	if email {
+		sender = senderOrg(text, body)
 		text = body
 	} else {
 		subject = ""
@@ -245,7 +248,7 @@ func parseRawText(in Input) (*Result, error) {
 	c := &incident.Incident{Narrative: strings.TrimSpace(text), Format: "rawtext", SourceFile: in.Name}
 	var org, orgSlug string
 	var orgFrom string
-	c.Org, orgSlug, orgFrom = chooseOrg(text, in.Opts.Org, "")
+	c.Org, orgSlug, orgFrom = chooseOrg(text, in.Opts.Org, sender, "the sender's address")
 	org = c.Org
 	readRawSections(c, secs)
 	chat, firstMsg, channel, isChat := chatCopy(lines)

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // A postmortem is often sent as an email and saved as text: header lines
@@ -129,4 +131,93 @@ func mailWeekday(subject, body string, sent civil) (civil, bool) {
 		t = t.AddDate(0, 0, -1)
 	}
 	return civil{}, false
+}
+
+// senderAddress is the domain of a From header's address.
+var senderAddress = regexp.MustCompile(`(?im)^From:[^\n@]*@([a-z0-9][a-z0-9.-]*[a-z0-9])`)
+
+// mailProviders are domains that name a mail service, not the sender's
+// organisation.
+var mailProviders = map[string]bool{
+	"gmail": true, "googlemail": true, "outlook": true, "hotmail": true, "live": true, "msn": true, "yahoo": true,
+	"icloud": true, "me": true, "mac": true, "aol": true, "proton": true, "protonmail": true, "pm": true, "gmx": true,
+	"mail": true, "fastmail": true, "zoho": true, "yandex": true, "example": true, "localhost": true,
+}
+
+// senderOrg is the organisation an email's sender address names: the
+// domain's name (the label before its public suffix: "wrenfield-insurance"
+// of "mail.wrenfield-insurance.co.uk") as the text writes it ("Wrenfield
+// Insurance", its letters the label's), else, for a name of several words
+// joined by hyphens, those words capitalised; "" for a mail service's
+// domain, a one-word name the text never writes out, or no sender.
+func senderOrg(text, body string) string {
+	m := senderAddress.FindStringSubmatch(text)
+	if m == nil {
+		return ""
+	}
+	label := domainName(strings.ToLower(m[1]))
+	if label == "" || mailProviders[label] {
+		return ""
+	}
+	key := strings.ReplaceAll(label, "-", "")
+	for _, run := range capitalisedRuns(body) {
+		if strings.ToLower(strings.Join(run, "")) == key {
+			return strings.Join(run, " ")
+		}
+	}
+	if !strings.Contains(label, "-") {
+		return ""
+	}
+	ws := strings.Split(label, "-")
+	for i, w := range ws {
+		ws[i] = upperFirst(w)
+	}
+	return strings.Join(ws, " ")
+}
+
+// domainName is the label of a domain before its public suffix
+// ("example.co.uk" and "mail.example.com" give "example"), or "".
+func domainName(d string) string {
+	parts := strings.Split(d, ".")
+	if len(parts) < 2 {
+		return ""
+	}
+	i := len(parts) - 2
+	// a second-level suffix: co.uk, com.au, org.uk, co.jp …
+	if i > 0 && len(parts[len(parts)-1]) == 2 && (len(parts[i]) <= 3 || parts[i] == "gov") {
+		i--
+	}
+	return parts[i]
+}
+
+// capitalisedRuns returns the runs of up to four capitalised words of s
+// ("Wrenfield Insurance") and every run of words within them ("At
+// Wrenfield Insurance" gives "Wrenfield Insurance" too).
+func capitalisedRuns(s string) [][]string {
+	var out [][]string
+	var run []string
+	flush := func() {
+		for i := range run {
+			for j := i + 1; j <= len(run); j++ {
+				out = append(out, run[i:j])
+			}
+		}
+		run = nil
+	}
+	for _, f := range strings.Fields(s) {
+		w := strings.Trim(f, ".,;:!?()\"'")
+		r, _ := utf8.DecodeRuneInString(w)
+		if w == "" || !unicode.IsUpper(r) || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
+			flush()
+			continue
+		}
+		if run = append(run, w); len(run) == 4 {
+			flush()
+		}
+		if w != f {
+			flush() // punctuation ends the run
+		}
+	}
+	flush()
+	return out
 }

@@ -205,3 +205,23 @@ func TestMailWeekday(t *testing.T) {
 		}
 	}
 }
+
+// TestSenderOrg names an email's organisation after its sender's domain,
+// as the text writes the name, or from a name of several words joined by
+// hyphens; a mail service's domain or a one-word name the text never
+// writes out names none.
+func TestSenderOrg(t *testing.T) {
+	body := "Hi all,\n\nThe quote API was slow on Tuesday. At Pennine Parcels we page the on-call for this.\n"
+	for _, tc := range []struct{ from, org string }{
+		{"Grace <grace@wrenfield-insurance.co.uk>", "Wrenfield Insurance"},
+		{"ops@mail.pennineparcels.co.uk", "Pennine Parcels"},
+		{"Dana <dana@acme.com>", ""},
+		{"someone@gmail.com", ""},
+		{"lead@example.internal", ""},
+	} {
+		text := "From: " + tc.from + "\nSubject: Quote API slowness\n\n" + body
+		if got := senderOrg(text, body); got != tc.org {
+			t.Errorf("From %s: org %q, want %q", tc.from, got, tc.org)
+		}
+	}
+}
