@@ -221,9 +221,13 @@ func lendYears(text string, also ...string) (string, []string, string) {
 	years := make([]int, len(dates))
 	var unread []string
 	named := map[string]bool{}
+	mentioned := mentionedYears(text, yearSet)
 	for i, d := range dates {
 		if len(yearSet) == 1 {
 			years[i] = nearYear(d, days)
+		}
+		if years[i] == 0 {
+			years[i] = weekdayYear(text, d, mentioned)
 		}
 		if years[i] == 0 && !named[d.what] {
 			named[d.what] = true
@@ -248,6 +252,60 @@ func lendYears(text string, also ...string) (string, []string, string) {
 		why = "no full date the text states is within a month of them"
 	}
 	return lent, said, fmt.Sprintf("dates without a year not read (%s): %s", why, strings.Join(unread, ", "))
+}
+
+// mentionedYear is a year a text writes anywhere ("notAfter=May 8
+// 09:00:00 2025 GMT", "© 2025").
+var mentionedYear = regexp.MustCompile(`\b(?:19|20)\d{2}\b`)
+
+// weekdayBefore is a weekday's name right before a date ("Thursday, May
+// 8th", "Thu 8 May").
+var weekdayBefore = regexp.MustCompile(`(?i)\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s*$`)
+
+// mentionedYears are the years of the full dates stated (stated) and the
+// years text writes anywhere else.
+func mentionedYears(text string, stated map[int]bool) []int {
+	seen := map[int]bool{}
+	var out []int
+	for y := range stated {
+		seen[y] = true
+		out = append(out, y)
+	}
+	for _, m := range mentionedYear.FindAllString(text, -1) {
+		if y := atoi(m); !seen[y] {
+			seen[y] = true
+			out = append(out, y)
+		}
+	}
+	return out
+}
+
+// weekdayYear is the one year among years in which a date written with
+// its weekday and no year ("Thursday, May 8th", as a chat's day divider
+// writes the current year's days) falls on that weekday, or 0.
+func weekdayYear(text string, d yearlessDate, years []int) int {
+	start := strings.LastIndex(text[:d.end], d.what)
+	if start < 0 {
+		return 0
+	}
+	m := weekdayBefore.FindStringSubmatch(text[max(0, start-12):start])
+	if m == nil {
+		return 0
+	}
+	found := 0
+	for _, y := range years {
+		if !validCivil(y, d.m, d.d) {
+			continue
+		}
+		wd := time.Date(y, time.Month(d.m), d.d, 0, 0, 0, 0, time.UTC).Weekday().String()
+		if strings.EqualFold(wd[:3], m[1]) {
+			if found != 0 && found != y {
+				return 0 // two years fit
+			}
+			found = y
+		}
+	}
+	return found
 }
 
 // nearYear is the year of days (all of one year) when d, in that year,

@@ -154,3 +154,20 @@ func TestWindowYears(t *testing.T) {
 		}
 	}
 }
+
+// TestWeekdayYear dates a day written with its weekday and no year (a
+// chat's day divider) in the one year the text writes in which that day
+// falls on that weekday.
+func TestWeekdayYear(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"Thursday, May 8th\n\nthe cert expired (notAfter=2025)\n", "Thursday, May 8th 2025"},
+		{"Friday, May 8th\n\nnotAfter=2025\n", "Friday, May 8th\n"}, // 8 May 2025 was a Thursday
+		{"Thursday, May 8th\n\nno year anywhere\n", "Thursday, May 8th\n"},
+		{"Thursday, May 8th\n\nreleases of 2014 and 2025\n", "Thursday, May 8th\n"}, // both were Thursdays
+	} {
+		got, _, _ := lendYears(tc.text)
+		if !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%q: %q, want it to open with %q", tc.text, got, tc.want)
+		}
+	}
+}
