@@ -9,8 +9,10 @@ import (
 // TestWordSenses: words that name a component, a cause, a way of
 // detection or an action in one sense and something else in another (a
 // proxy that balances load, a routing or conntrack table, a resolver's
-// cached record, a build number, a person who pages) are read in the
-// sense the sentence gives them.
+// cached record, a build number, a person who pages, a partner who calls
+// our API) are read in the sense the sentence gives them, and a cause stated
+// without an error word (a setting changed or removed, clocks that drifted)
+// is read as the cause it is.
 func TestWordSenses(t *testing.T) {
 	v := Default()
 	for _, c := range []struct {
@@ -38,6 +40,12 @@ func TestWordSenses(t *testing.T) {
 		{incident.Component, "control-plane", "The management console and the API server returned errors.", true},
 		{incident.Component, "lock-service", "A worker crashed while holding the Redis lock, so no other worker could take it.", true},
 		{incident.Component, "search-index", "The job moved the docs alias to an index holding 0.3% of the documents, so full-text search returned no results.", true},
+		// Root causes stated without an error word, and parties named
+		// without a failure of theirs.
+		{incident.RootCause, "time/clock", "The auth nodes lost their time source, and their clocks drifted apart.", true},
+		{incident.RootCause, "time/expired-certificate", "The cert on api.pellucid.app expired at 09:00 UTC.", true},
+		{incident.RootCause, "time/expired-certificate", "Follow-ups: alert on certs on api.pellucid.app expiring within 14 days.", false},
+		{incident.RootCause, "capacity/connection-limits", "The connection tracking tables on our two NAT gateways were full.", true},
 		// Detection.
 		{incident.Detection, "automated-alert", "At 14:09 the partner team pages the API on-call.", false},
 		{incident.Detection, "automated-alert", "Support paged the database team at 07:52.", false},
