@@ -46,6 +46,8 @@ func TestWordSenses(t *testing.T) {
 		{incident.RootCause, "time/expired-certificate", "The cert on api.pellucid.app expired at 09:00 UTC.", true},
 		{incident.RootCause, "time/expired-certificate", "Follow-ups: alert on certs on api.pellucid.app expiring within 14 days.", false},
 		{incident.RootCause, "capacity/connection-limits", "The connection tracking tables on our two NAT gateways were full.", true},
+		{incident.RootCause, "dependency", "Partner applications calling the Tiles API had their requests rejected, and the partner team paged us.", false},
+		{incident.RootCause, "dependency", "Our payment partner had a two-hour outage.", true},
 		// Detection.
 		{incident.Detection, "automated-alert", "At 14:09 the partner team pages the API on-call.", false},
 		{incident.Detection, "automated-alert", "Support paged the database team at 07:52.", false},
