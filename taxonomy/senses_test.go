@@ -48,6 +48,12 @@ func TestWordSenses(t *testing.T) {
 		{incident.RootCause, "capacity/connection-limits", "The connection tracking tables on our two NAT gateways were full.", true},
 		{incident.RootCause, "dependency", "Partner applications calling the Tiles API had their requests rejected, and the partner team paged us.", false},
 		{incident.RootCause, "dependency", "Our payment partner had a two-hour outage.", true},
+		{incident.RootCause, "configuration-error", "A change to the shared rate-limit settings set the default partner quota to 100 requests per minute.", true},
+		{incident.RootCause, "configuration-error", "The PodDisruptionBudget that should keep two of them running had been removed by mistake in a Helm chart cleanup.", true},
+		{incident.RootCause, "configuration-error", "Root cause: the hard-coded IP in the worker's config.", true},
+		{incident.RootCause, "configuration-error", "The client had a hard-coded retry count of five.", false},
+		{incident.RootCause, "software-defect/incompatibility", "A node pool upgrade drained the pods, because their PodDisruptionBudget had been removed by mistake.", false},
+		{incident.RootCause, "software-defect/incompatibility", "The upgrade removed support for the old TLS ciphers.", true},
 		// Detection.
 		{incident.Detection, "automated-alert", "At 14:09 the partner team pages the API on-call.", false},
 		{incident.Detection, "automated-alert", "Support paged the database team at 07:52.", false},
