@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"html"
 	"os"
 	"os/exec"
@@ -215,4 +216,24 @@ func BenchmarkDocx(b *testing.B) {
 		}
 		benchParse(b, Input{Name: "pm.docx", Data: data})
 	})
+}
+
+// BenchmarkRawTextManyDates reads a long timeline whose every entry names
+// its date, and a chat copy as long: each date form's expression runs
+// once over the text (dayMatches), so the cost grows with the text, not
+// with its length times its dates (it took 75 s for this timeline when
+// every date was found by a scan of the rest of the text).
+func BenchmarkRawTextManyDates(b *testing.B) {
+	var tl, chat strings.Builder
+	tl.WriteString("Checkout outage\n\nTimeline (UTC)\n")
+	chat.WriteString("#inc-checkout\nTuesday, March 4th, 2025\n\n")
+	for i := range 3000 {
+		fmt.Fprintf(&tl, "- 2025-03-04 %02d:%02d checkout error rate at %d%%, engineers looking\n", i/60%24, i%60, i%90)
+		fmt.Fprintf(&chat, "Priya Raman  %d:%02d PM\nerror rate at %d%% on 4 March 2025, still looking\n\n", 1+i/60%11, i%60, i%90)
+	}
+	for _, c := range []struct{ name, text string }{{"timeline-3000", tl.String()}, {"chat-3000", chat.String()}} {
+		b.Run(c.name, func(b *testing.B) {
+			benchParse(b, Input{Name: "pm.txt", Data: []byte(c.text), Opts: Options{Org: "Acme"}})
+		})
+	}
 }

@@ -70,7 +70,7 @@ func splitTitleOrg(s string) (string, string) {
 // Groups: 1 start clock, 2 its am/pm marker, 3 end clock, 4 its marker,
 // 5 zone; spanStartMarker gives the start's marker. The zone may be missing ("zwischen 10:02 und 11:40."); Spanish puts an
 // article before each clock ("desde las 10:02 hasta las 11:40").
-var spanPattern = regexp.MustCompile(`(?i)\b(?:from|between|von|zwischen|de|desde|entre)\s+(?:las\s+|~\s*|about\s+|around\s+|approximately\s+)?(\d{1,2}:\d{2})\s*(?:([ap]\.?m\.?)\s*)?(?:Uhr\s+)?(?:to|and|until|bis|und|à|a|et|y|hasta|-|–)\s+(?:las\s+|~\s*|about\s+|around\s+|approximately\s+)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*(?:Uhr\s*)?(?:\(?((?:UTC|GMT)[+−-]\d{1,2}(?::\d{2})?|[A-Z]{2,5}\b|US/[A-Za-z]+)\)?)?`)
+var spanPattern = regexp.MustCompile(`(?i)\b(?:from|between|von|zwischen|de|desde|entre)\s+(?:las\s+|~\s*|about\s+|around\s+|approximately\s+)?(\d{1,2}:\d{2})\s*(?:([ap]\.?m\.?)\s*)?(?:Uhr\s+)?(?:to|and|until|bis|und|à|a|et|y|hasta|-|–)\s+(?:las\s+|~\s*|about\s+|around\s+|approximately\s+)?(\d{1,2}:\d{2})\s*([ap]\.?m\.?)?\s*(?:Uhr\s*)?(?:\(?((?:UTC|GMT)[+−-]\d{1,2}(?::\d{2})?|(?:Pacific|Eastern|Central|Mountain|San Francisco|New York|Seattle|Chicago|Denver) (?:[Ss]tandard |[Dd]aylight )?[Tt]ime|[A-Z]{2,5}\b|US/[A-Za-z]+)\)?)?`)
 
 // spanStartMarker is the am/pm marker of a window's start: its own, else
 // the end's ("from 2:10 to 3:47 PM" is 14:10 to 15:47) unless that would

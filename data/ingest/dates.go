@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -85,40 +86,78 @@ func validCivil(y, m, d int) bool {
 // findDay returns the first full date in s and the byte offset just after
 // it, or ok false.
 func findDay(s string) (c civil, end int, ok bool) {
-	best := -1
-	try := func(re *regexp.Regexp, conv func(m []string) (int, int, int)) {
-		for _, loc := range re.FindAllStringSubmatchIndex(s, -1) {
-			if best >= 0 && loc[0] >= best {
-				return
-			}
+	ds := dayMatches(s)
+	if len(ds) == 0 {
+		return civil{}, 0, false
+	}
+	return ds[0].c, ds[0].end, true
+}
+
+// dayMatch is a full date of a text, where it starts and ends.
+type dayMatch struct {
+	c          civil
+	start, end int
+}
+
+// dateForms are the forms of a full date, in the order that decides
+// between two read at one place, each with the test that lets a text skip
+// it and the conversion of its groups to year, month and day.
+var dateForms = []struct {
+	re   *regexp.Regexp
+	may  func(string) bool
+	conv func(m []string) (int, int, int)
+}{
+	{dateDMY, hasMonthName, func(m []string) (int, int, int) { return atoi(m[3]), monthNum(m[2]), atoi(m[1]) }},
+	{dateMDY, hasMonthName, func(m []string) (int, int, int) { return atoi(m[3]), monthNum(m[1]), atoi(m[2]) }},
+	{dateSlashMonth, func(s string) bool { return hasMonthName(s) && strings.Contains(s, "/") },
+		func(m []string) (int, int, int) { return fullYear(m[3]), monthNum(m[2]), atoi(m[1]) }},
+	{dateDMYForeign, hasForeignMonth, func(m []string) (int, int, int) { return atoi(m[3]), monthNum(m[2]), atoi(m[1]) }},
+	{dateISO, func(s string) bool { return strings.Contains(s, "-") }, func(m []string) (int, int, int) { return atoi(m[1]), atoi(m[2]), atoi(m[3]) }},
+	{dateDots, func(s string) bool { return strings.Contains(s, ".") }, func(m []string) (int, int, int) { return atoi(m[3]), atoi(m[2]), atoi(m[1]) }},
+}
+
+// dayMatches returns the full dates of s in the order findDay reads them
+// one after another: the first (of two at one place, the earlier form's),
+// then the first that starts after it ends, and so on. Each form's
+// expression runs once over s, so a text of many dates costs what one
+// pass costs.
+func dayMatches(s string) []dayMatch {
+	var all []struct {
+		dayMatch
+		form int
+	}
+	for f, form := range dateForms {
+		if !form.may(s) {
+			continue
+		}
+		for _, loc := range form.re.FindAllStringSubmatchIndex(s, -1) {
 			m := make([]string, len(loc)/2)
 			for i := range m {
-				m[i] = s[loc[2*i]:loc[2*i+1]]
+				if loc[2*i] >= 0 {
+					m[i] = s[loc[2*i]:loc[2*i+1]]
+				}
 			}
-			y, mo, d := conv(m)
-			if validCivil(y, mo, d) {
-				best, end, c, ok = loc[0], loc[1], civil{y, mo, d}, true
-				return
+			if y, mo, d := form.conv(m); validCivil(y, mo, d) {
+				all = append(all, struct {
+					dayMatch
+					form int
+				}{dayMatch{civil{y, mo, d}, loc[0], loc[1]}, f})
 			}
 		}
 	}
-	if hasMonthName(s) {
-		try(dateDMY, func(m []string) (int, int, int) { return atoi(m[3]), monthNum(m[2]), atoi(m[1]) })
-		try(dateMDY, func(m []string) (int, int, int) { return atoi(m[3]), monthNum(m[1]), atoi(m[2]) })
-		if strings.Contains(s, "/") {
-			try(dateSlashMonth, func(m []string) (int, int, int) { return fullYear(m[3]), monthNum(m[2]), atoi(m[1]) })
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].start != all[j].start {
+			return all[i].start < all[j].start
+		}
+		return all[i].form < all[j].form
+	})
+	var out []dayMatch
+	for _, d := range all {
+		if len(out) == 0 || d.start >= out[len(out)-1].end {
+			out = append(out, d.dayMatch)
 		}
 	}
-	if hasForeignMonth(s) {
-		try(dateDMYForeign, func(m []string) (int, int, int) { return atoi(m[3]), monthNum(m[2]), atoi(m[1]) })
-	}
-	if strings.Contains(s, "-") {
-		try(dateISO, func(m []string) (int, int, int) { return atoi(m[1]), atoi(m[2]), atoi(m[3]) })
-	}
-	if strings.Contains(s, ".") {
-		try(dateDots, func(m []string) (int, int, int) { return atoi(m[3]), atoi(m[2]), atoi(m[1]) })
-	}
-	return c, end, ok
+	return out
 }
 
 // fullYear reads a year of two digits as 20yy, of four as written.

@@ -152,14 +152,8 @@ func withYears(text string, sent civil) (string, []string) {
 func statedDays(texts ...string) []time.Time {
 	var out []time.Time
 	for _, t := range texts {
-		t = plainISOStamps(t)
-		for off := 0; off < len(t); {
-			c, end, ok := findDay(t[off:])
-			if !ok {
-				break
-			}
-			out = append(out, time.Date(c.y, time.Month(c.m), c.d, 0, 0, 0, 0, time.UTC))
-			off += end
+		for _, d := range dayMatches(plainISOStamps(t)) {
+			out = append(out, time.Date(d.c.y, time.Month(d.c.m), d.c.d, 0, 0, 0, 0, time.UTC))
 		}
 	}
 	return out
@@ -258,6 +252,16 @@ func lendYears(text string, also ...string) (string, []string, string) {
 // 09:00:00 2025 GMT", "© 2025").
 var mentionedYear = regexp.MustCompile(`\b(?:19|20)\d{2}\b`)
 
+// countAfter is the noun after a number that makes it a count ("2014
+// orders", "2025 requests").
+var countAfter = regexp.MustCompile(`^[ \t]+(?:more\s+|other\s+|of\s+)?([a-z]{3,})`)
+
+// notACount are the words after a year that make it no count ("in 2014
+// and 2025", "2025 was").
+var notACount = map[string]bool{"and": true, "was": true, "were": true, "when": true, "where": true, "which": true,
+	"that": true, "the": true, "for": true, "from": true, "with": true, "after": true, "before": true, "until": true,
+	"till": true, "through": true, "gmt": true, "utc": true}
+
 // weekdayBefore is a weekday's name right before a date ("Thursday, May
 // 8th", "Thu 8 May").
 var weekdayBefore = regexp.MustCompile(`(?i)\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s*$`)
@@ -271,8 +275,11 @@ func mentionedYears(text string, stated map[int]bool) []int {
 		seen[y] = true
 		out = append(out, y)
 	}
-	for _, m := range mentionedYear.FindAllString(text, -1) {
-		if y := atoi(m); !seen[y] {
+	for _, loc := range mentionedYear.FindAllStringIndex(text, -1) {
+		if m := countAfter.FindStringSubmatch(text[loc[1]:min(len(text), loc[1]+24)]); m != nil && !notACount[m[1]] {
+			continue // "About 2014 orders failed": a count
+		}
+		if y := atoi(text[loc[0]:loc[1]]); !seen[y] {
 			seen[y] = true
 			out = append(out, y)
 		}

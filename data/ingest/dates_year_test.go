@@ -163,7 +163,8 @@ func TestWeekdayYear(t *testing.T) {
 		{"Thursday, May 8th\n\nthe cert expired (notAfter=2025)\n", "Thursday, May 8th 2025"},
 		{"Friday, May 8th\n\nnotAfter=2025\n", "Friday, May 8th\n"}, // 8 May 2025 was a Thursday
 		{"Thursday, May 8th\n\nno year anywhere\n", "Thursday, May 8th\n"},
-		{"Thursday, May 8th\n\nreleases of 2014 and 2025\n", "Thursday, May 8th\n"}, // both were Thursdays
+		{"Thursday, May 8th\n\nreleases of 2014 and 2025\n", "Thursday, May 8th\n"},               // both were Thursdays
+		{"Thursday, March 6 - errors\nAbout 2014 orders failed.\n", "Thursday, March 6 - errors"}, // a count, no year
 	} {
 		got, _, _ := lendYears(tc.text)
 		if !strings.HasPrefix(got, tc.want) {

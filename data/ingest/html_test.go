@@ -226,3 +226,22 @@ func TestHTMLTableCellParagraphs(t *testing.T) {
 		t.Errorf("ttd %v ttr %v, want 6m and 1h 15m", c.TTD, c.TTR)
 	}
 }
+
+// TestHTMLTimelineTableWithDates reads a timeline table whose date and
+// time are cells of their own: each row is an entry, not a day heading.
+func TestHTMLTimelineTableWithDates(t *testing.T) {
+	page := `<html><head><title>Checkout API outage</title></head><body><h1>Checkout API outage</h1>
+<p>The checkout API returned errors after a bad deploy.</p><h2>Timeline</h2><table>
+<tr><th>Date</th><th>Time (UTC)</th><th>Event</th></tr>
+<tr><td>2025-03-04</td><td>14:02</td><td>Deploy 4411 rolls out; error rate climbs</td></tr>
+<tr><td>2025-03-04</td><td>14:09</td><td>Latency alert fires, on-call paged</td></tr>
+<tr><td>2025-03-04</td><td>14:40</td><td>Service recovered</td></tr></table></body></html>`
+	res, err := ParseChecked(Input{Name: "pm.html", Data: []byte(page), Opts: Options{Org: "Acme"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Incidents[0]
+	if got := utcStamp(c.Start) + " " + utcStamp(c.Detected) + " " + utcStamp(c.Resolved); got != "2025-03-04T14:02:00Z 2025-03-04T14:09:00Z 2025-03-04T14:40:00Z" {
+		t.Errorf("start, detected, resolved %s", got)
+	}
+}

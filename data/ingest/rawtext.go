@@ -114,7 +114,8 @@ var orgMarkers = []struct {
 // user's word; the note names an organisation the text states otherwise),
 // else the one the text states (statedOrg), else a page's og:site_name
 // or an email's sender (site, which siteFrom names; "" for none), else
-// the vendor it mentions most (guessOrg).
+// the one its byline names (bylineOrg), else the vendor it mentions most
+// (guessOrg).
 func chooseOrg(text, opt, site, siteFrom string) (org, slug, from string) {
 	stated := statedOrg(text)
 	switch {
@@ -128,6 +129,9 @@ func chooseOrg(text, opt, site, siteFrom string) (org, slug, from string) {
 		return stated, slugOf(stated), " (stated in the text)"
 	case site != "":
 		return site, slugOf(site), " (" + siteFrom + ")"
+	}
+	if by := incident.NormalOrg(bylineOrg(text)); by != "" {
+		return by, slugOf(by), " (its byline)"
 	}
 	org, slug = guessOrg(text)
 	return org, slug, ""
@@ -251,12 +255,8 @@ func parseRawText(in Input) (*Result, error) {
 	c.Org, orgSlug, orgFrom = chooseOrg(text, in.Opts.Org, sender, "the sender's address")
 	org = c.Org
 	readRawSections(c, secs)
-	chat, firstMsg, channel, isChat := chatCopy(lines)
-	fromChat := ""
-	if isChat {
-		fromChat = chatTitle(channel, firstMsg)
-	}
-	c.Title = rawTextTitle(c.Summary, secs, lines, subject, statedTitle(text), fromChat)
+	chat, channel, _ := chatCopy(lines)
+	c.Title = rawTextTitle(c.Summary, secs, lines, subject, statedTitle(text), channel)
 	if c.Title == "" {
 		return nil, inputError(incident.ErrMissing, in.Name, 0, "no sentence to take a title from").WithField("title")
 	}
@@ -298,11 +298,13 @@ func parseRawText(in Input) (*Result, error) {
 			today, entryDay = d, d.String()
 		}
 	}
-	if d, ok := onlyDay(timeText); chat != "" && entryDay == "" && ok {
-		entryDay = d.String()
+	if chat != "" && entryDay == "" {
+		if d, ok := onlyDay(timeText); ok {
+			entryDay = d.String()
+		}
 	}
 	loc, zone := in.Opts.location()
-	tl, err := readTimelineToday(in.Name, timeText, loc, zone, entryDay, today)
+	tl, err := readTimelineToday(in.Name, timeText, loc, zone, entryDay, today, chat != "")
 	if err != nil {
 		return nil, err
 	}
@@ -355,8 +357,8 @@ func readRawSections(c *incident.Incident, secs []rawSection) {
 // rawTextTitle is an email's Subject, else the note's own heading, else
 // the title a property line states ("Title: …"), else a labelled first
 // line, else a first line that reads as a title (titleLine), else a chat
-// copy's channel or first message (chat, "" for a text that is none), else
-// the first summary sentence (rawTitle).
+// copy's channel (chat, "" for none), else the first summary sentence
+// (rawTitle).
 func rawTextTitle(summary string, secs []rawSection, lines []string, subject, stated, chat string) string {
 	if subject != "" {
 		return shorten(subject, maxTitle)

@@ -3,6 +3,8 @@ package ingest
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // A chat copied from Slack, Teams or Discord writes each message under a
@@ -39,17 +41,17 @@ const minChatMessages = 3
 const chatMaxWords = 4
 
 // chatCopy returns the text with every chat message written as a stamped
-// entry, its first message and the channel the copy opens with ("#inc-
-// checkout-latency"), when lines are a chat copy (at least
+// entry and the channel the copy opens with ("#inc-checkout-latency", its
+// title when no line names the incident), when lines are a chat copy (at least
 // minChatMessages messages); ok is false otherwise. A message that holds
 // a timeline of its own ("for the doc, times in UTC: 12:02 first failed
 // deploy, 12:14 reported here, …") is what the chat says happened when:
 // entries is then "" and the text is read as written (the client's
 // stamps are in the zone of whoever copied the chat).
-func chatCopy(lines []string) (entries string, first chatMessage, channel string, ok bool) {
+func chatCopy(lines []string) (entries, channel string, ok bool) {
 	msgs := chatMessages(lines)
 	if len(msgs) < minChatMessages {
-		return "", chatMessage{}, "", false
+		return "", "", false
 	}
 	for _, l := range lines {
 		if t := strings.TrimSpace(l); t != "" {
@@ -61,7 +63,7 @@ func chatCopy(lines []string) (entries string, first chatMessage, channel string
 	}
 	for _, m := range msgs {
 		if len(lineEntries(m.text)) >= minInlineEntries {
-			return "", msgs[0], channel, true
+			return "", channel, true
 		}
 	}
 	out := make([]string, 0, len(lines))
@@ -76,7 +78,7 @@ func chatCopy(lines []string) (entries string, first chatMessage, channel string
 		}
 		out = append(out, lines[i])
 	}
-	return strings.Join(out, "\n"), msgs[0], channel, true
+	return strings.Join(out, "\n"), channel, true
 }
 
 // chatMessages finds the messages of a chat copy: a sender-and-time line
@@ -111,18 +113,26 @@ func chatMessages(lines []string) []chatMessage {
 }
 
 // chatSender reports whether s reads as the name of who wrote a message:
-// at most chatMaxWords words, not ending as a phrase about a time does.
+// one handle ("mara", "tom.okafor"), or at most chatMaxWords words that
+// each open on a capital letter ("Priya Raman", "PagerDuty APP"); never a
+// phrase about an event or a time ("Deploy went out 14:02", "Resolved at
+// 2:58 PM", "Rollback done 14:25").
 func chatSender(s string) bool {
-	s = strings.TrimSpace(s)
-	n := len(strings.Fields(s))
-	return n >= 1 && n <= chatMaxWords && !notASender.MatchString(s) && !strings.ContainsAny(s, ".,;!?")
+	ws := strings.Fields(strings.TrimSpace(s))
+	if len(ws) == 0 || len(ws) > chatMaxWords || notASender.MatchString(s) || strings.ContainsAny(s, ",;!?") {
+		return false
+	}
+	if len(ws) == 1 {
+		return !eventWord.MatchString(ws[0])
+	}
+	for _, w := range ws {
+		if r, _ := utf8.DecodeRuneInString(w); !unicode.IsUpper(r) || eventWord.MatchString(w) {
+			return false
+		}
+	}
+	return true
 }
 
-// chatTitle is the title of a chat copy: the channel it opens with, else
-// its first message.
-func chatTitle(channel string, first chatMessage) string {
-	if channel != "" {
-		return channel
-	}
-	return brokeTitle(first.text)
-}
+// eventWord is a word a timeline's line opens or ends on, no name: a verb
+// in the past or the present participle, or a field's name.
+var eventWord = regexp.MustCompile(`(?i)^(?:\w+(?:ed|ing)|update|status|impact|start|end|deploy|rollback|alert|incident|summary|timeline|resolution|mitigation|detection|done|fixed|down|up)$`)

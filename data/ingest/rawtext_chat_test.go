@@ -39,6 +39,10 @@ func TestRawTextChat(t *testing.T) {
 			"[09:31] mara: all 5 edges under 50%. resolved\nall on 2025-07-02, times UTC\n",
 			"#inc-2025-07-02-edge-disk",
 			time.Time{}, time.Date(2025, 7, 2, 9, 2, 0, 0, time.UTC), time.Date(2025, 7, 2, 9, 31, 0, 0, time.UTC)},
+		{"a zone written in a message is not the stamps'", "#inc-checkout\nTuesday, March 4th, 2025\n\nPriya Raman  2:14 PM\nis anyone else seeing checkout timeouts?\n\n" +
+			"Dana Lee  2:16 PM\nDatadog shows p99 latency jumped at 23:09 CET, paging the on-call\n\nPriya Raman  2:31 PM\nrolled back, latency back to normal\n",
+			"#inc-checkout",
+			time.Date(2025, 3, 4, 14, 14, 0, 0, time.UTC), time.Date(2025, 3, 4, 14, 16, 0, 0, time.UTC), time.Date(2025, 3, 4, 14, 31, 0, 0, time.UTC)},
 		{"a message with its own timeline", "#inc-deploys\n\nWednesday, July 9th 2025\n\n" +
 			"Ola  2:14 PM\ndeploys to prod-eu have been failing since just after 2\n\nMarcus  2:31 PM\nthe token expired at noon\n\n" +
 			"Ola  3:30 PM\nfor the doc, times in UTC: 12:02 first failed deploy, 12:14 reported here, 13:21 first successful deploy\n",
@@ -86,6 +90,7 @@ func TestChatMessages(t *testing.T) {
 		{"times told of are no senders", "Started at 2:14 PM\nthe queue stalled\nResolved by 2:58 PM\nall good\nDeploy started around 1:50 PM\nrollout\n", 0},
 		{"a sentence ending on a time is no sender", "The alert fired. We paged at 2:16 PM\nthen we waited\n", 0},
 		{"a timeline list", "- 2:14 PM errors start\n- 2:16 PM alert fires\n| 2:58 PM | resolved |\n", 0},
+		{"notes headed by what happened when", "Deploy went out 14:02\nTom confirmed it.\n\nErrors noticed 14:09\nDana saw the alert.\n\nRollback done 14:25\nError rate back to baseline.\n", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := chatMessages(splitLines(tc.text)); len(got) != tc.msgs {

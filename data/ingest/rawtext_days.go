@@ -25,11 +25,11 @@ func (tl *timeline) dayBefore(text string, i int) (civil, bool) {
 var dayHeading = regexp.MustCompile(`(?i)^[#*\-|• \t]*(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?` + spanDay)
 
 // dayHeadingLine returns the date a line opens on when the line is a day
-// heading (dayHeading) and no timeline entry: a date and little else
+// heading (dayHeading) and no timeline entry (no time): a date and little else
 // ("**Monday, October 6, 2025**", "### 2025-10-06", "6 October 2025 (all
 // times UTC)").
 func dayHeadingLine(line string) (civil, bool) {
-	if !dayHeading.MatchString(line) || timelineEntry.MatchString(line) {
+	if !dayHeading.MatchString(line) || timelineEntry.MatchString(line) || clockRE.MatchString(line) {
 		return civil{}, false
 	}
 	c, end, ok := findDay(line)
@@ -58,21 +58,15 @@ func dayHeadingBetween(text string, from, to int) bool {
 // unless a date without its year is written after it ("14 March 2025 …
 // on 2 January, from 01:10"): the day is then unknown.
 func lastDayBefore(text string, i int) (civil, bool) {
-	var best civil
-	found, after := false, 0
-	for off := 0; off < i; {
-		c, end, ok := findDay(text[off:i])
-		if !ok {
-			break
-		}
-		best, found = c, true
-		off += end
-		after = off
-	}
-	if found && len(yearlessDates(text[after:i])) > 0 {
+	ds := dayMatches(text[:i])
+	if len(ds) == 0 {
 		return civil{}, false
 	}
-	return best, found
+	last := ds[len(ds)-1]
+	if len(yearlessDates(text[last.end:i])) > 0 {
+		return civil{}, false
+	}
+	return last.c, true
 }
 
 // dayAfterWindow is what may stand between a window and its date: "on",
@@ -109,21 +103,14 @@ func startsDate(s string) bool {
 // one (however often) and no date without its year: the day of a chat
 // copy's messages, which carry times alone.
 func onlyDay(text string) (civil, bool) {
-	var day civil
-	found := false
-	for off := 0; off < len(text); {
-		c, end, ok := findDay(text[off:])
-		if !ok {
-			break
-		}
-		if found && c != day {
-			return civil{}, false
-		}
-		day, found = c, true
-		off += end
-	}
-	if !found || len(yearlessDates(text)) > 0 {
+	ds := dayMatches(text)
+	if len(ds) == 0 || len(yearlessDates(text)) > 0 {
 		return civil{}, false
 	}
-	return day, true
+	for _, d := range ds[1:] {
+		if d.c != ds[0].c {
+			return civil{}, false
+		}
+	}
+	return ds[0].c, true
 }

@@ -40,7 +40,7 @@ func (tl *timeline) detectedAt(text string) {
 }
 
 // detectedFromClockSentence reads the detection from the first sentence
-// that opens on a clock time and tells of noticing (entryDetect: "At 14:02
+// that opens on a clock time and tells of noticing (noticingSentence: "At 14:02
 // a partner emailed our support team", "At 16:27 support told us"), on
 // the day it names, else the start's, else the day of an undated time
 // there (dayBefore).
@@ -50,7 +50,7 @@ func (tl *timeline) detectedFromClockSentence(text string) {
 		if end := strings.IndexAny(rest, ".!?\n"); end >= 0 {
 			rest = rest[:end]
 		}
-		if !entryDetect.MatchString(rest) || windowOpening.MatchString(text[l[0]:l[1]]) {
+		if !noticingSentence(rest) || windowOpening.MatchString(text[l[0]:l[1]]) {
 			continue
 		}
 		g := func(name string) string {
@@ -77,11 +77,35 @@ func (tl *timeline) detectedFromClockSentence(text string) {
 // was written on.
 var yesterdayWord = regexp.MustCompile(`(?i)\byesterday\b`)
 
+// postedLabel is what stands before the day a note was posted or
+// written on ("(posted 2025-11-13)", "Report date: …", "written 19 May").
+var postedLabel = regexp.MustCompile(`(?i)\b(?:posted|published|written|sent|issued|updated|report date)\b[:\s]*(?:on\s+)?`)
+
+// postedDay is the day a note says it was posted or written on, or ok
+// false: the day its "yesterday" is the day before.
+func postedDay(text string) (civil, bool) {
+	for _, loc := range postedLabel.FindAllStringIndex(text, -1) {
+		rest := text[loc[1]:min(len(text), loc[1]+32)]
+		if c, _, ok := findDay(rest); ok && startsDate(rest) {
+			return c, true
+		}
+	}
+	return civil{}, false
+}
+
 // yesterdayBefore reports whether the sentence that holds byte offset i
 // says "yesterday" before it.
 func yesterdayBefore(text string, i int) bool {
 	from := strings.LastIndexAny(text[:i], ".!?\n") + 1
 	return yesterdayWord.MatchString(text[from:i])
+}
+
+// noticingSentence reports whether the rest of a sentence that opens on a
+// clock time tells of the incident being noticed, not of a fix or an end
+// ("At 14:20 the on-call engineer rolled back the deploy", "At 15:30 the
+// incident was declared resolved").
+func noticingSentence(rest string) bool {
+	return (entryDetect.MatchString(rest) || entryNoticed.MatchString(rest)) && !entryResolved.MatchString(rest) && !notAStart.MatchString(rest)
 }
 
 // windowOpening is how a sentence that opens a window starts ("From

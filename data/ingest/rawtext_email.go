@@ -136,22 +136,42 @@ func mailWeekday(subject, body string, sent civil) (civil, bool) {
 // senderAddress is the domain of a From header's address.
 var senderAddress = regexp.MustCompile(`(?im)^From:[^\n@]*@([a-z0-9][a-z0-9.-]*[a-z0-9])`)
 
+// headerBlock is an email's header lines: up to its first blank line.
+func headerBlock(text string) string {
+	text = strings.TrimLeft(text, "\ufeff \t\r\n")
+	if i := strings.Index(text, "\n\n"); i >= 0 {
+		return text[:i]
+	}
+	if i := strings.Index(text, "\r\n\r\n"); i >= 0 {
+		return text[:i]
+	}
+	return text
+}
+
 // mailProviders are domains that name a mail service, not the sender's
 // organisation.
 var mailProviders = map[string]bool{
 	"gmail": true, "googlemail": true, "outlook": true, "hotmail": true, "live": true, "msn": true, "yahoo": true,
 	"icloud": true, "me": true, "mac": true, "aol": true, "proton": true, "protonmail": true, "pm": true, "gmx": true,
 	"mail": true, "fastmail": true, "zoho": true, "yandex": true, "example": true, "localhost": true,
+	// tools that send notifications on a team's behalf
+	"pagerduty": true, "atlassian": true, "opsgenie": true, "statuspage": true, "incident": true, "github": true,
+	"gitlab": true, "slack": true, "google": true, "amazonses": true, "amazonaws": true, "sendgrid": true,
+	"mailgun": true, "mailchimp": true, "postmarkapp": true, "zendesk": true, "freshdesk": true, "servicenow": true,
+	"service-now": true, "salesforce": true, "microsoft": true, "office365": true, "notion": true, "linear": true,
+	"datadoghq": true, "datadog": true, "newrelic": true, "sentry": true, "firehydrant": true, "rootly": true,
+	"blameless": true, "splunk": true, "victorops": true, "squadcast": true, "grafana": true, "jira": true,
 }
 
 // senderOrg is the organisation an email's sender address names: the
 // domain's name (the label before its public suffix: "wrenfield-insurance"
 // of "mail.wrenfield-insurance.co.uk") as the text writes it ("Wrenfield
 // Insurance", its letters the label's), else, for a name of several words
-// joined by hyphens, those words capitalised; "" for a mail service's
-// domain, a one-word name the text never writes out, or no sender.
+// joined by hyphens, those words capitalised; "" for a mail service's or a
+// notification tool's domain (a tenant of one too: "acme.atlassian.net"),
+// a one-word name the text never writes out, or no From header.
 func senderOrg(text, body string) string {
-	m := senderAddress.FindStringSubmatch(text)
+	m := senderAddress.FindStringSubmatch(headerBlock(text))
 	if m == nil {
 		return ""
 	}

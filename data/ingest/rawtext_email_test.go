@@ -218,6 +218,8 @@ func TestSenderOrg(t *testing.T) {
 		{"Dana <dana@acme.com>", ""},
 		{"someone@gmail.com", ""},
 		{"lead@example.internal", ""},
+		{"PagerDuty <no-reply@pagerduty.com>", ""},
+		{"jira@acme.atlassian.net", ""},
 	} {
 		text := "From: " + tc.from + "\nSubject: Quote API slowness\n\n" + body
 		if got := senderOrg(text, body); got != tc.org {

@@ -13,14 +13,17 @@ func TestAllTimesZone(t *testing.T) {
 		{"all times are Pacific. date was March 4", "Pacific"},
 		{"All times below are in UTC.", "UTC"},
 		{"times in CET: 12:02 errors", "CET"},
-		{"All times are in Eastern Time", "Eastern"},
+		{"All times are in Eastern Time", "Eastern Time"},
 		{"at all times the queue stayed up", ""},
 		{"times in the past week were slow", ""},
+		{"All times are Central European Time (CET).", ""},
+		{"page load times in Eastern Europe tripled", ""},
+		{"Response times in Central US rose", ""},
+		{"All times are Pacific (PDT).", "Pacific"},
+		{"all times et", ""},
+		{"All times SGT (UTC+8).", "SGT"},
 	} {
-		got := ""
-		if m := allTimesZone.FindStringSubmatch(tc.text); m != nil {
-			got = m[1]
-		}
+		got := statedZone(tc.text)
 		if got != tc.zone {
 			t.Errorf("%q: zone %q, want %q", tc.text, got, tc.zone)
 		}
@@ -41,6 +44,8 @@ func TestZoneOffsetsAndYesterday(t *testing.T) {
 			time.Date(2025, 2, 18, 11, 30, 0, 0, sgt), time.Date(2025, 2, 18, 12, 10, 0, 0, sgt)},
 		{"an offset alone", "API outage on 2025-05-08.\n\nFrom 12:00 to 13:47 UTC+3 the API failed every request.\n",
 			time.Date(2025, 5, 8, 9, 0, 0, 0, time.UTC), time.Date(2025, 5, 8, 10, 47, 0, 0, time.UTC)},
+		{"yesterday beside the incident's own date", "Checkout outage\n\nReport date: 2025-11-13\nIncident date: 2025-11-12\n\nSummary: yesterday between 16:20 and 16:45 UTC checkout failed.\n",
+			time.Date(2025, 11, 12, 16, 20, 0, 0, time.UTC), time.Date(2025, 11, 12, 16, 45, 0, 0, time.UTC)},
 		{"yesterday in a posted note", "Admin console outage (posted 2025-11-13)\n\nYesterday between 16:20 and 16:45 UTC the admin console was unavailable.\n",
 			time.Date(2025, 11, 12, 16, 20, 0, 0, time.UTC), time.Date(2025, 11, 12, 16, 45, 0, 0, time.UTC)},
 	} {

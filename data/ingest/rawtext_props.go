@@ -86,7 +86,7 @@ func statedOrg(text string) string {
 			return o
 		}
 	}
-	return incident.NormalOrg(bylineOrg(text))
+	return ""
 }
 
 // statuspageTitle is the line above a Statuspage notice's "Incident Report

@@ -278,6 +278,7 @@ func TestStartAndEndPhrases(t *testing.T) {
 		{"no end stated", begin + "Engineers are still looking into it.", "2024-10-03T01:30:00Z", ""},
 		{"working again from", begin + "Logins succeeded again from 02:20 UTC.", "2024-10-03T01:30:00Z", "2024-10-03T02:20:00Z"},
 		{"back to normal at", begin + "The error rate was back to normal at 02:20 UTC.", "2024-10-03T01:30:00Z", "2024-10-03T02:20:00Z"},
+		{"a zone named as a city's time", "A separate incident occurred on Thursday, October 16th, 2014, from 11:27 am to 12:28 pm San Francisco time.", "2014-10-16T18:27:00Z", "2014-10-16T19:28:00Z"},
 		{"a window with an en dash", "API gateway returned 502s today (2024-12-02), 09:40–10:05 UTC. Rolled back.", "2024-12-02T09:40:00Z", "2024-12-02T10:05:00Z"},
 		{"a window with a hyphen", "On 2024-12-02 the API gateway returned 502s, 09:40-10:05 UTC.", "2024-12-02T09:40:00Z", "2024-12-02T10:05:00Z"},
 		{"a dash window needs its zone", "On 2024-12-02 the office hours 09:40-10:05 were moved.", "", ""},
@@ -344,6 +345,10 @@ func TestDetectionSentences(t *testing.T) {
 		{begin + "At 06:09 the partner team pages the API on-call.", "2025-09-08T06:09:00Z"},
 		{begin + "At 06:40 UTC customers began contacting support to say their balance had vanished.", "2025-09-08T06:40:00Z"},
 		{"From 14:02 to 16:37 UTC on 28 November 2025, order confirmation emails were delayed.", ""},
+		// a fix or an end the on-call or a declaration tells of is no noticing
+		{begin + "At 06:20 UTC the on-call engineer rolled back the deploy.", ""},
+		{begin + "At 06:30 UTC the incident was declared resolved.", ""},
+		{begin + "At 06:30 UTC we emailed all affected merchants.", ""},
 	} {
 		tl, err := readTimeline("note.txt", tc.text, nil, "")
 		if err != nil {

@@ -9,14 +9,15 @@ import (
 	"incidents/data/incident"
 )
 
-const zoneRE = `((?:UTC|GMT)[+−-]\d{1,2}(?::\d{2})?|US/[A-Za-z]+|(?:America|Europe|Asia|Australia|Africa|Pacific)/[A-Za-z_]+|UTC|GMT|PDT|PST|PT|EDT|EST|ET|CDT|CST|CT|MDT|MST|BST|CEST|CET|MESZ|MEZ|EEST|EET|IST|SGT|JST|KST|AEST|AEDT|NZST|NZDT)`
+const zoneRE = `((?:UTC|GMT)[+−-]\d{1,2}(?::\d{2})?|(?:Pacific|Eastern|Central|Mountain|San Francisco|New York|Seattle|Chicago|Denver) (?:[Ss]tandard |[Dd]aylight )?[Tt]ime|US/[A-Za-z]+|(?:America|Europe|Asia|Australia|Africa|Pacific)/[A-Za-z_]+|UTC|GMT|PDT|PST|PT|EDT|EST|ET|CDT|CST|CT|MDT|MST|BST|CEST|CET|MESZ|MEZ|EEST|EET|IST|SGT|JST|KST|AEST|AEDT|NZST|NZDT)`
 
 var (
 	// allTimesZone is a statement of the zone of all the text's times:
 	// "(All Times US/Pacific)", "all times are Pacific", "All times below
-	// are in UTC", "times in CET:".
-	allTimesZone = regexp.MustCompile(`(?i)(?:\(all times (?:in )?|\ball times\b[^.\n)]{0,24}?\b|\btimes (?:are |shown |given |listed )?in (?:the )?)(` +
-		zoneRE[1:len(zoneRE)-1] + `|Pacific|Eastern|Central|Mountain)\b`)
+	// are in UTC", "times in CET:". Groups: the verb (none for a bare
+	// "times in"), the zone and what follows it (statedZone).
+	allTimesZone = regexp.MustCompile(`(?i)(?:\(all times (?:in )?()|\ball times\b[^.\n)]{0,24}?\b()|\btimes (are |were |shown |given |listed )?in (?:the )?)(` +
+		zoneRE[1:len(zoneRE)-1] + `|Pacific|Eastern|Central|Mountain)\b([ \t]*[\pL(:)]*)`)
 	clockZone    = regexp.MustCompile(`\b\d{1,2}:\d{2}\s*(?:[AaPp]\.?[Mm]\.?\s*)?` + zoneRE + `\b`)
 	anyZone      = regexp.MustCompile(`\b((?:UTC|GMT)[+−-]\d{1,2}(?::\d{2})?|US/[A-Za-z]+|UTC|GMT)\b`)
 	clockRE      = regexp.MustCompile(`\b(\d{1,2}:\d{2})(?::\d{2})?\s*([AaPp]\.?[Mm]\.?)?(?:\s*Uhr)?(?:\s*\(?` + zoneRE + `\)?)?`)
@@ -75,10 +76,13 @@ type timeline struct {
 	today civil
 	// assumed: no zone is stated, so times without one are read in def
 	// (--tz, named defZone), or as UTC when def is nil.
-	assumed  bool
-	def      *time.Location
-	defZone  string
-	property propertyTimes // what a page's Date property gave
+	assumed bool
+	// statedZoneOnly: only a statement of the zone of all times sets the
+	// zone (a chat copy, readTimelineToday)
+	statedZoneOnly bool
+	def            *time.Location
+	defZone        string
+	property       propertyTimes // what a page's Date property gave
 	// statedDay is the day an "Incident date:" line states (""), which
 	// ends at statedEnd: the day of the timeline entries no date after
 	// that line precedes, and the case's date when no start is known.
@@ -113,15 +117,18 @@ func readTimeline(name, text string, def *time.Location, defZone string) (*timel
 // clock time, else def (named defZone) when given, else UTC. ISO 8601
 // stamps are read as plainISOStamps writes them.
 func readTimelineOn(name, text string, def *time.Location, defZone, day string) (*timeline, error) {
-	return readTimelineToday(name, text, def, defZone, day, civil{})
+	return readTimelineToday(name, text, def, defZone, day, civil{}, false)
 }
 
 // readTimelineToday is readTimelineOn for a text whose "today" is the day
 // today (an email that tells of an outage "between 14:10 and 15:25 PDT
-// today"): a window no date precedes takes that day.
-func readTimelineToday(name, text string, def *time.Location, defZone, day string, today civil) (*timeline, error) {
-	text = plainGermanClocks(plainFrenchClocks(plainISOStamps(text)))
-	tl := &timeline{entryDay: day, today: today, def: def, defZone: defZone}
+// today"): a window no date precedes takes that day. A chat copy's (chat)
+// times are in the zone the text says all its times are in, else def or
+// UTC: a zone written after a time in one message ("jumped at 22:09 UTC")
+// says nothing of the zone the chat client stamped the messages in.
+func readTimelineToday(name, text string, def *time.Location, defZone, day string, today civil, chat bool) (*timeline, error) {
+	text = plainZoneRanges(plainGermanClocks(plainFrenchClocks(plainISOStamps(text))))
+	tl := &timeline{entryDay: day, today: today, def: def, defZone: defZone, statedZoneOnly: chat}
 	tl.statedDay, tl.statedEnd = statedIncidentDay(text)
 	tl.readZone(text)
 	endLineNo, startFromLine, err := tl.statedLines(name, text)
@@ -165,9 +172,11 @@ func readTimelineToday(name, text string, def *time.Location, defZone, day strin
 // times are in, else the first written after a clock time, else the first
 // named; else the default zone, or UTC (assumed).
 func (tl *timeline) readZone(text string) {
+	stated := statedZone(text)
 	switch {
-	case allTimesZone.MatchString(text):
-		tl.zone = allTimesZone.FindStringSubmatch(text)[1]
+	case stated != "":
+		tl.zone = stated
+	case tl.statedZoneOnly:
 	case clockZone.MatchString(text):
 		tl.zone = clockZone.FindStringSubmatch(text)[1]
 	case anyZone.MatchString(text):
@@ -251,7 +260,7 @@ func (tl *timeline) fromClockSentence(text string) {
 		if end := strings.IndexAny(rest, ".!?\n"); end >= 0 {
 			rest = rest[:end]
 		}
-		if entryDetect.MatchString(rest) || entryResolved.MatchString(rest) || notAStart.MatchString(rest) {
+		if entryDetect.MatchString(rest) || entryNoticed.MatchString(rest) || entryResolved.MatchString(rest) || notAStart.MatchString(rest) {
 			continue
 		}
 		if entryImpact.MatchString(rest) {
@@ -389,7 +398,9 @@ func (tl *timeline) fromSpan(text string) {
 	if !ok {
 		if day, ok = tl.dayBefore(text, loc[0]); ok && yesterdayBefore(text, loc[0]) {
 			// "(posted 2025-11-13) … Yesterday between 16:20 and 16:45"
-			day = day.addDays(-1)
+			if posted, ok := postedDay(text); ok && posted == day {
+				day = day.addDays(-1)
+			}
 		}
 	}
 	if !ok && tl.today.y != 0 {

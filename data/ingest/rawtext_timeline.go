@@ -20,15 +20,20 @@ import (
 var (
 	timelineEntry = regexp.MustCompile(`^[ \t]*(?:[-*•][ \t]+|\|[ \t]*)?(?:\*\*)?(?:(\d{4}-\d{2}-\d{2})[T ])?(\d{1,2}:\d{2})(?::\d{2}(?:\.\d+)?)?[ \t]*([AaPp]\.?[Mm]\.?)?[ \t]*(Z\b|[+-]\d{2}:?\d{2}\b|` + zoneRE + `\b)?(?:\*\*)?[ \t]*(?:[-–—:|][ \t]*)?(.*\pL.*)$`)
 	timelineZone  = regexp.MustCompile(`(?im)^[#* \t]*timeline\b[^\n]*?\b` + zoneRE + `\b`)
-	entryDetect   = regexp.MustCompile(`(?i)\b(alert(s|ed)?|alarms?|paged?|paging|detected|noticed|reported|reports|declared|on-?call|ticket|pager ?duty|opsgenie|pages|e-?mailed|e-?mails (us|our|the|support|on-?call)|told us|wrote in|contact(ing|ed) support)\b|^\W*triggered\b`)
+	entryDetect   = regexp.MustCompile(`(?i)\b(alert(s|ed)?|alarms?|paged?|paging|detected|noticed|reported|reports|declared|on-?call|ticket)\b`)
+	// entryNoticed is a weaker word for noticing (a page by name, an
+	// email or a word from someone): an entry that also tells of recovery
+	// ("Emailed merchants that service is restored") is the recovery.
+	entryNoticed  = regexp.MustCompile(`(?i)\b(pager ?duty|opsgenie|pages (the |an? |our )?(on-?call|team|engineer|sre|us)|e-?mailed (us|our|the|support|on-?call)|e-?mails (us|our|the|support|on-?call)|told us|wrote in|contact(ing|ed) support)\b|^\W*triggered\b`)
 	entryResolved = regexp.MustCompile(`(?i)\b(resolved|recover(s|ed|y)?|back to (normal|baseline)|back under|closed|restored|mitigated|normal|succeed(s|ed)?|(outage|incident|impact|disruption)\s+(ends|ended|is over|was over)|resolving (the|this) (incident|issue)|all green|green again|first successful|backlog (drained|cleared)|live again|(all )?services? (are |is )?back)\b`)
 	// entryTakeDown is an action of ours that takes something down on
 	// purpose, written as entries write what the team did, without a
 	// subject ("Removed the cron entry and shut the host down", "Scaled the
-	// workers down"), or said to be planned: no impact. "A bad push took
-	// the API down" is.
-	entryTakeDown = regexp.MustCompile(`(?i)^\W*(?:[a-z]+ed\b[^.;]{0,60}\b(?:and|then)\s+)?(?:shut|scaled|turned|wound|powered|took|brought)\b[^.;]{0,40}\bdown\b|\b(as planned|on purpose|deliberately|for maintenance)\b`)
-	entryImpact   = regexp.MustCompile(`(?i)\b(errors?|fail(s|ed|ing|ures?)?|tripped|crash(ed|es|ing)?|degraded|degradation|timing out|time ?outs?|timed out|lag(s|ging)?|latency|spike|down|outage|unavailable|5\d\d|[45]\d\d (responses|errors|status)|[45]xx|stalled|stuck|dropp(ed|ing)|drops|go(es)? dark|went dark|lost power|power loss|jump(s|ed)?|surg(e|es|ed)|stops|stopped (responding|working|processing|serving|resolving)|reject(ed|ing|ions?)|no space left|out of memory|OOM)\b`)
+	// workers down"), or said to be planned, maintenance among them
+	// ("Maintenance begins: old nodes stopped serving traffic"): no
+	// impact. "A bad push took the API down" is.
+	entryTakeDown = regexp.MustCompile(`(?i)^\W*(?:[a-z]+ed\b[^.;]{0,60}\b(?:and|then)\s+)?(?:shut|scaled|turned|wound|powered|took|brought)\b[^.;]{0,40}\bdown\b|\b(as planned|on purpose|deliberately|for maintenance)\b|^\W*(?:planned\s+|scheduled\s+)?maintenance\b`)
+	entryImpact   = regexp.MustCompile(`(?i)\b(errors?|fail(s|ed|ing|ures?)?|tripped|crash(ed|es|ing)?|degraded|degradation|timing out|time ?outs?|timed out|lag(s|ging)?|latency|spike|down|outage|unavailable|5\d\d|[45]\d\d (responses|errors|status)|[45]xx|stalled|stuck|dropp(ed|ing)|drops|go(es)? dark|went dark|lost power|power loss|(errors?|latency|5xx|4xx|requests?|attempts?|traffic|load|cpu|memory|lag|queue\w*|rate|p9\d|connections?)\b[^.;]{0,30}\b(jump(s|ed)?|surg(e|es|ed))|stops|stopped (responding|working|processing|serving|resolving)|reject(ed|ing|ions?)|no space left|out of memory|OOM|impact (started|starts|began|begins))\b`)
 )
 
 // timelineEntries fills tl's start, detected and resolved times, where
@@ -92,8 +97,10 @@ type timelineLine struct {
 }
 
 // timelineLines splits text into lines, a stamp on a line of its own
-// joined to the line below it, as a definition list writes a timeline
-// ("03:12" above "    CRC errors start climbing").
+// joined to the indented lines below it, as a definition list writes a
+// timeline ("03:12" above "    CRC errors start climbing"), or else to the
+// label above it, as a panel of fields writes one ("Detected" above
+// "14:09 UTC").
 func timelineLines(text string) []timelineLine {
 	lines := strings.SplitAfter(text, "\n")
 	out := make([]timelineLine, 0, len(lines))
@@ -101,9 +108,10 @@ func timelineLines(text string) []timelineLine {
 	for i := 0; i < len(lines); i++ {
 		l := timelineLine{strings.TrimRight(lines[i], "\r\n"), off}
 		off += len(lines[i])
-		if stampOnly.MatchString(l.line) && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
-			// The event's first line, and the indented lines that
-			// continue it.
+		switch {
+		case stampOnly.MatchString(l.line) && i+1 < len(lines) && indentedText(lines[i+1]):
+			// A definition list: the event is indented below its stamp,
+			// over one line or more.
 			for i++; ; i++ {
 				l.line += " " + strings.TrimSpace(lines[i])
 				off += len(lines[i])
@@ -111,6 +119,10 @@ func timelineLines(text string) []timelineLine {
 					break
 				}
 			}
+		case stampOnly.MatchString(l.line) && i > 0 && fieldLabel(lines[i-1]):
+			// A panel of fields: the label above its time ("Detected"
+			// above "14:09 UTC") tells what happened then.
+			l.line += " " + strings.TrimSpace(lines[i-1])
 		}
 		l.line = isoEntryDate(l.line)
 		out = append(out, l)
@@ -120,8 +132,9 @@ func timelineLines(text string) []timelineLine {
 
 // writtenDateStamp is an entry that opens on a date written out before
 // its time, as PagerDuty writes a timeline: "Apr 9, 2025 at 3:11 PM EDT
-// Triggered: …", "9 April 2025, 15:11 — …".
-var writtenDateStamp = regexp.MustCompile(`^([ \t]*(?:[-*•][ \t]+|\|[ \t]*)?)([A-Za-z0-9][^|\n]{5,28}?)(?:,?[ \t]+at|,)?[ \t]+(\d{1,2}:\d{2})`)
+// Triggered: …", "9 April 2025, 15:11 — …", or a table row whose date and
+// time are cells of their own ("| 2025-03-04 | 14:02 | Deploy … |").
+var writtenDateStamp = regexp.MustCompile(`^([ \t]*(?:[-*•][ \t]+|\|[ \t]*)?)([A-Za-z0-9][^|\n]{5,28}?)(?:(?:,?[ \t]+at|,)?[ \t]+|[ \t]*\|[ \t]*)(\d{1,2}:\d{2})`)
 
 // isoEntryDate writes the date an entry opens on (writtenDateStamp) as
 // the ISO date the entry reader knows; any other line is returned as it
@@ -137,6 +150,14 @@ func isoEntryDate(line string) string {
 		return line
 	}
 	return line[:m[2]] + line[m[2]:m[3]] + c.String() + " " + line[m[6]:]
+}
+
+// fieldLabel reports whether a line is a field's label: a few words, no
+// time, no sentence.
+func fieldLabel(l string) bool {
+	t := strings.TrimSpace(l)
+	n := len(strings.Fields(t))
+	return n >= 1 && n <= 4 && !clockRE.MatchString(t) && !strings.ContainsAny(t, ".;!?")
 }
 
 // indentedText reports whether a line opens on white space and holds
@@ -204,6 +225,8 @@ func entryKindOf(event string) entryKind {
 		return entryDetection
 	case entryResolved.MatchString(event):
 		return entryRecovery
+	case entryNoticed.MatchString(event):
+		return entryDetection
 	case entryImpact.MatchString(event) && !entryTakeDown.MatchString(event):
 		return entryImpactKind
 	}

@@ -71,6 +71,17 @@ func TestTimelineEntries(t *testing.T) {
 			time.Date(2025, 5, 10, 10, 14, 0, 0, time.UTC), time.Date(2025, 5, 10, 10, 15, 0, 0, time.UTC), time.Date(2025, 5, 10, 11, 32, 0, 0, time.UTC)},
 		{"a backlog drained", "Brokers out of disk on 2025-07-21.\n\n| Time (UTC) | Event |\n| 04:10 | login attempts jump tenfold |\n| 04:22 | lag alert fires |\n| 06:05 | backlog drained, map live again |\n",
 			time.Date(2025, 7, 21, 4, 10, 0, 0, time.UTC), time.Date(2025, 7, 21, 4, 22, 0, 0, time.UTC), time.Date(2025, 7, 21, 6, 5, 0, 0, time.UTC)},
+		{"an email that tells of recovery is the recovery", "Checkout API outage on 2025-03-04.\n\nTimeline (UTC)\n- 14:02 Deploy 4411 rolls out; error rate climbs\n" +
+			"- 14:09 Latency alert fires, on-call paged\n- 14:40 Emailed merchants that service is restored\n",
+			time.Date(2025, 3, 4, 14, 2, 0, 0, time.UTC), time.Date(2025, 3, 4, 14, 9, 0, 0, time.UTC), time.Date(2025, 3, 4, 14, 40, 0, 0, time.UTC)},
+		{"a window written with a dash after its zone", "Login failures on 2025-03-04.\n\nTimeline\n- 09:40 UTC-10:05 UTC logins fail for all users\n" +
+			"- 09:47 UTC alert fired, on-call paged\n- 10:05 UTC logins recovered\n",
+			time.Date(2025, 3, 4, 9, 40, 0, 0, time.UTC), time.Date(2025, 3, 4, 9, 47, 0, 0, time.UTC), time.Date(2025, 3, 4, 10, 5, 0, 0, time.UTC)},
+		{"a panel of fields, each label above its time", "Checkout API outage\n\nDate\n4 March 2025\nImpact started\n14:02 UTC\nDetected\n14:09 UTC\nResolved\n14:40 UTC\n",
+			time.Date(2025, 3, 4, 14, 2, 0, 0, time.UTC), time.Date(2025, 3, 4, 14, 9, 0, 0, time.UTC), time.Date(2025, 3, 4, 14, 40, 0, 0, time.UTC)},
+		{"someone who jumped on a call, maintenance that stopped nodes", "Checkout API outage on 2025-03-04.\n\nTimeline (UTC)\n- 13:30 Maintenance begins: old nodes stopped serving traffic one by one\n" +
+			"- 13:55 Priya jumped on the release call\n- 14:02 Deploy rolls out; error rate climbs\n- 14:09 Latency alert fires\n- 14:40 Error rate recovered\n",
+			time.Date(2025, 3, 4, 14, 2, 0, 0, time.UTC), time.Date(2025, 3, 4, 14, 9, 0, 0, time.UTC), time.Date(2025, 3, 4, 14, 40, 0, 0, time.UTC)},
 		{"past midnight", "Queue outage on 2025-06-01.\n\nTimeline (UTC)\n\n- 23:50 consumers start failing\n- 23:58 alert fires\n- 00:40 queue recovered\n",
 			time.Date(2025, 6, 1, 23, 50, 0, 0, time.UTC), time.Date(2025, 6, 1, 23, 58, 0, 0, time.UTC), time.Date(2025, 6, 2, 0, 40, 0, 0, time.UTC)},
 	} {

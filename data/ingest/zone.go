@@ -29,6 +29,14 @@ var zoneNames = map[string]string{
 	"PACIFIC": "America/Los_Angeles", "MOUNTAIN": "America/Denver", "CENTRAL": "America/Chicago", "EASTERN": "America/New_York",
 }
 
+// zoneOfTime maps a zone named as a time ("San Francisco time", "Pacific
+// Standard Time") onto its location, by its first words.
+var zoneOfTime = map[string]string{
+	"PACIFIC": "America/Los_Angeles", "SAN FRANCISCO": "America/Los_Angeles", "SEATTLE": "America/Los_Angeles",
+	"MOUNTAIN": "America/Denver", "DENVER": "America/Denver", "CENTRAL": "America/Chicago", "CHICAGO": "America/Chicago",
+	"EASTERN": "America/New_York", "NEW YORK": "America/New_York",
+}
+
 var zoneCache sync.Map // string -> *time.Location
 
 // zoneLocation resolves a zone name ("US/Pacific", "PDT", "UTC",
@@ -46,6 +54,10 @@ func zoneLocation(name string) (*time.Location, bool) {
 		return loc, true
 	}
 	iana, ok := zoneNames[strings.ToUpper(name)]
+	if up := strings.ToUpper(name); !ok && strings.HasSuffix(up, " TIME") {
+		place := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(up, " TIME"), " STANDARD"), " DAYLIGHT")
+		iana, ok = zoneOfTime[place]
+	}
 	if !ok {
 		if !strings.Contains(name, "/") {
 			return nil, false
@@ -84,4 +96,49 @@ func offsetZone(name string) (*time.Location, bool) {
 		secs = -secs
 	}
 	return time.FixedZone(name, secs), true
+}
+
+// statedZone is the zone of the first statement of the zone of all the
+// text's times (allTimesZone), or "": a region named after the zone's word
+// ("Central European Time", "times in Eastern Europe") is none, a bare
+// "times in" needs the zone to end its phrase ("times in UTC:"), and an
+// abbreviation must be written in capitals ("et" is no zone).
+func statedZone(text string) string {
+	for _, m := range allTimesZone.FindAllStringSubmatch(text, -1) {
+		verb, zone, after := m[1]+m[2]+m[3], m[4], strings.TrimSpace(m[5])
+		bare := m[0][0] != '(' && !strings.HasPrefix(strings.ToLower(m[0]), "all") && verb == ""
+		switch {
+		case regionAfterZone.MatchString(after):
+		case bare && after != "" && !strings.HasPrefix(after, ":") && !strings.HasPrefix(after, ")") && !strings.HasPrefix(after, "("):
+		case len(zone) <= 5 && !strings.ContainsAny(zone, "/+-−") && zone != strings.ToUpper(zone):
+		default:
+			return zone
+		}
+	}
+	return ""
+}
+
+// regionAfterZone is a word that makes a zone's word a region's name.
+var regionAfterZone = regexp.MustCompile(`(?i)^(European|Europe|US|U\.S\.|America|American|Asia|Asian|Africa|African|Australia|Canada|Time Zone of)\b`)
+
+// zoneRange is a window written with a dash right after its first time's
+// zone ("09:40 UTC-10:05 UTC"), which reads like an offset from UTC.
+// Groups: the first time and its zone, the dash, the hour and minutes
+// after it, and what follows.
+var zoneRange = regexp.MustCompile(`(\d{1,2}:\d{2}\s*(?:UTC|GMT))([-−])(\d{1,2}):(\d{2})(\s*(?:[AaPp]\.?[Mm]\.?|UTC|GMT|[A-Z]{2,4}\b)?)`)
+
+// plainZoneRanges writes a window that reads like an offset (zoneRange)
+// with its dash apart ("09:40 UTC – 10:05 UTC"): an offset has minutes 00,
+// 30 or 45 and no zone or am/pm after it ("14:00 UTC-05:00" stays).
+func plainZoneRanges(text string) string {
+	if !strings.Contains(text, "UTC-") && !strings.Contains(text, "GMT-") && !strings.Contains(text, "UTC−") && !strings.Contains(text, "GMT−") {
+		return text
+	}
+	return zoneRange.ReplaceAllStringFunc(text, func(m string) string {
+		p := zoneRange.FindStringSubmatch(m)
+		if (p[4] == "00" || p[4] == "30" || p[4] == "45") && strings.TrimSpace(p[5]) == "" {
+			return m
+		}
+		return p[1] + " – " + p[3] + ":" + p[4] + p[5]
+	})
 }
