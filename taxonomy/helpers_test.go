@@ -40,3 +40,25 @@ func tableString(h []string, rows [][]string) string {
 	}
 	return b.String()
 }
+
+// ruleRow is a sentence and whether a facet's term matches it by rule.
+type ruleRow struct {
+	facet incident.Facet
+	term  string
+	text  string
+	want  bool
+}
+
+// checkRuleRows checks each row against the shipped vocabulary's rule
+// scores of a narrative of that sentence alone.
+func checkRuleRows(t *testing.T, rows []ruleRow) {
+	t.Helper()
+	v := Default()
+	for _, c := range rows {
+		in := &incident.Incident{ID: "x", Narrative: c.text}
+		_, got := v.RuleScores(in, c.facet)[c.term]
+		if got != c.want {
+			t.Errorf("%s %q: %s %v, want %v", c.facet, c.text, c.term, got, c.want)
+		}
+	}
+}

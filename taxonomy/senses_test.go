@@ -14,13 +14,7 @@ import (
 // without an error word (a setting changed or removed, clocks that drifted)
 // is read as the cause it is.
 func TestWordSenses(t *testing.T) {
-	v := Default()
-	for _, c := range []struct {
-		facet incident.Facet
-		term  string
-		text  string
-		want  bool
-	}{
+	checkRuleRows(t, []ruleRow{
 		// Components.
 		{incident.Component, "cdn", "A change to the nginx reverse proxy upstream block dropped the port.", false},
 		{incident.Component, "cdn", "Requests proxied through the edge-proxy tier failed.", false},
@@ -78,13 +72,7 @@ func TestWordSenses(t *testing.T) {
 		{incident.Remediation, "manual-fix", "We restored the partition from the nightly snapshot.", false},
 		{incident.Remediation, "data-restore", "We restored the partition from the nightly snapshot.", true},
 		{incident.Remediation, "manual-fix", "We stopped the reindex job and removed the alias by hand.", true},
-	} {
-		in := &incident.Incident{ID: "x", Narrative: c.text}
-		_, got := v.RuleScores(in, c.facet)[c.term]
-		if got != c.want {
-			t.Errorf("%s %q: %s %v, want %v", c.facet, c.text, c.term, got, c.want)
-		}
-	}
+	})
 }
 
 // TestRemediationIsTheResponse: an action named in the case title, or in

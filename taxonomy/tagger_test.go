@@ -357,13 +357,7 @@ func TestHardwareFaultNeedsAnEvent(t *testing.T) {
 // vocabulary once missed (a resource leak, expired credentials, ECC errors,
 // daylight saving) now tag their term.
 func TestExceptPhrases(t *testing.T) {
-	v := Default()
-	for _, c := range []struct {
-		facet incident.Facet
-		term  string
-		text  string
-		want  bool
-	}{
+	checkRuleRows(t, []ruleRow{
 		{incident.Trigger, "certificate-expiry", "The monitor warned that the certificate expires in 7 days.", false},
 		{incident.Trigger, "certificate-expiry", "The certificate will expire on Friday.", false},
 		{incident.Trigger, "certificate-expiry", "We renewed the certificate before it expired.", false},
@@ -475,13 +469,7 @@ func TestExceptPhrases(t *testing.T) {
 		{incident.Remediation, "capacity-add", "The publish quota was raised to 5,000 per minute.", true},
 		{incident.Remediation, "feature-flag", "The flag was turned off at 16:14.", true},
 		{incident.Remediation, "data-restore", "We replayed the missing writes from the WAL archive.", true},
-	} {
-		in := &incident.Incident{ID: "x", Narrative: c.text}
-		_, got := v.RuleScores(in, c.facet)[c.term]
-		if got != c.want {
-			t.Errorf("%s %q: %s %v, want %v", c.facet, c.text, c.term, got, c.want)
-		}
-	}
+	})
 }
 
 // TestFailoverTriggerNeedsTriggerStatement: a failover, which is a

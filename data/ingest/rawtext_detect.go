@@ -45,29 +45,18 @@ func (tl *timeline) detectedAt(text string) {
 // the day it names, else the start's, else the day of an undated time
 // there (dayBefore).
 func (tl *timeline) detectedFromClockSentence(text string) {
-	for _, l := range clockStart.FindAllStringSubmatchIndex(text, -1) {
-		rest := text[l[1]:]
-		if end := strings.IndexAny(rest, ".!?\n"); end >= 0 {
-			rest = rest[:end]
-		}
-		if !noticingSentence(rest) || windowOpening.MatchString(text[l[0]:l[1]]) {
+	for _, cs := range clockSentences(text) {
+		if !noticingSentence(cs.rest) || windowOpening.MatchString(text[cs.loc[0]:cs.loc[1]]) {
 			continue
 		}
-		g := func(name string) string {
-			i := clockStart.SubexpIndex(name)
-			if l[2*i] < 0 {
-				return ""
-			}
-			return text[l[2*i]:l[2*i+1]]
-		}
-		day := g("day")
+		day := cs.group(text, "day")
 		if day == "" && tl.start != nil {
 			day = tl.start.In(tl.loc).Format("2006-01-02")
-		} else if c, ok := tl.dayBefore(text, l[0]); day == "" && ok {
+		} else if c, ok := tl.dayBefore(text, cs.loc[0]); day == "" && ok {
 			day = c.String()
 		}
 		if day != "" {
-			tl.detected = tl.at(day, g("clock"), g("ampm"), g("zone"))
+			tl.detected = tl.at(day, cs.group(text, "clock"), cs.group(text, "ampm"), cs.group(text, "zone"))
 		}
 		return
 	}

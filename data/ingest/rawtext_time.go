@@ -254,42 +254,61 @@ func (tl *timeline) startFromSentences(text string) {
 // recurs ("every day") and of no later day ("the following morning"); on
 // the day it names, else the day of an undated time there (dayBefore).
 func (tl *timeline) fromClockSentence(text string) {
-	var loc []int
-	for _, l := range clockStart.FindAllStringSubmatchIndex(text, -1) {
-		rest := text[l[1]:]
-		if end := strings.IndexAny(rest, ".!?\n"); end >= 0 {
-			rest = rest[:end]
-		}
-		if entryDetect.MatchString(rest) || entryNoticed.MatchString(rest) || entryResolved.MatchString(rest) || notAStart.MatchString(rest) {
+	var at *clockSentence
+	for _, cs := range clockSentences(text) {
+		if entryDetect.MatchString(cs.rest) || entryNoticed.MatchString(cs.rest) || entryResolved.MatchString(cs.rest) || notAStart.MatchString(cs.rest) {
 			continue
 		}
-		if entryImpact.MatchString(rest) {
-			loc = l
+		if entryImpact.MatchString(cs.rest) {
+			at = &cs
 			break
 		}
-		if loc == nil {
-			loc = l
+		if at == nil {
+			at = &cs
 		}
 	}
-	if loc == nil {
+	if at == nil {
 		return
 	}
-	g := func(name string) string {
-		i := clockStart.SubexpIndex(name)
-		if loc[2*i] < 0 {
-			return ""
-		}
-		return text[loc[2*i]:loc[2*i+1]]
-	}
-	day := g("day")
+	day := at.group(text, "day")
 	if day == "" {
-		c, ok := tl.dayBefore(text, loc[0])
+		c, ok := tl.dayBefore(text, at.loc[0])
 		if !ok {
 			return
 		}
 		day = c.String()
 	}
-	tl.start = tl.at(day, g("clock"), g("ampm"), g("zone"))
+	tl.start = tl.at(day, at.group(text, "clock"), at.group(text, "ampm"), at.group(text, "zone"))
+}
+
+// clockSentence is a sentence that opens on a clock time (clockStart):
+// the match and the rest of the sentence after it.
+type clockSentence struct {
+	loc  []int
+	rest string
+}
+
+// clockSentences returns the sentences of text that open on a clock time.
+func clockSentences(text string) []clockSentence {
+	var out []clockSentence
+	for _, l := range clockStart.FindAllStringSubmatchIndex(text, -1) {
+		rest := text[l[1]:]
+		if end := strings.IndexAny(rest, ".!?\n"); end >= 0 {
+			rest = rest[:end]
+		}
+		out = append(out, clockSentence{l, rest})
+	}
+	return out
+}
+
+// group is the text of one of clockStart's named groups ("day", "clock",
+// "ampm", "zone"), or "".
+func (cs clockSentence) group(text, name string) string {
+	i := clockStart.SubexpIndex(name)
+	if cs.loc[2*i] < 0 {
+		return ""
+	}
+	return text[cs.loc[2*i]:cs.loc[2*i+1]]
 }
 
 // notAStart is what makes a sentence that opens on a clock time no start:
