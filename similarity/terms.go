@@ -34,8 +34,10 @@ import (
 // form was seen, from which the index picks every term's usual spelling.
 
 // analysisVersion changes whenever the analysis changes in a way
-// AnalysisKey does not see (tokenizer, filters, stemmer, field rules).
-const analysisVersion = 3
+// AnalysisKey does not see (tokenizer, filters, stemmer, field rules, the
+// headings taxonomy.Sections reads for the cause text: 4 since AsciiDoc
+// and underlined headings are read).
+const analysisVersion = 4
 
 // termsMagic and termsFormat start every encoded analysis; the flag byte
 // after them says how frequencies are written.
