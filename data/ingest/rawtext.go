@@ -255,7 +255,7 @@ func parseRawText(in Input) (*Result, error) {
 	c.Org, orgSlug, orgFrom = chooseOrg(text, in.Opts.Org, sender, "the sender's address")
 	org = c.Org
 	readRawSections(c, secs)
-	chat, channel, _ := chatCopy(lines)
+	chat, channel, messages := chatCopy(lines)
 	c.Title = rawTextTitle(c.Summary, secs, lines, subject, statedTitle(text), channel)
 	if c.Title == "" {
 		return nil, inputError(incident.ErrMissing, in.Name, 0, "no sentence to take a title from").WithField("title")
@@ -319,6 +319,14 @@ func parseRawText(in Input) (*Result, error) {
 		c.ID = fmt.Sprintf("%s-%s", orgSlug, shortHash(in.Data, 10))
 	}
 	note := rawNote(c, tl, org+orgFrom, org == "unknown", email)
+	if messages > 0 {
+		note += fmt.Sprintf("; read as a chat copy of %d messages", messages)
+		if chat == "" {
+			note += " whose own timeline gives the times"
+		} else if c.TimeZone == "" {
+			note += ", its times read as UTC: a chat stamps messages in the zone of whoever copied it (pass --tz ZONE)"
+		}
+	}
 	notes := []string{note}
 	if len(lent) > 0 {
 		notes = append(notes, fmt.Sprintf("%s: dates without a year read in %s: %s", c.ID, lentFrom, strings.Join(lent, ", ")))

@@ -48,10 +48,10 @@ const chatMaxWords = 4
 // deploy, 12:14 reported here, …") is what the chat says happened when:
 // entries is then "" and the text is read as written (the client's
 // stamps are in the zone of whoever copied the chat).
-func chatCopy(lines []string) (entries, channel string, ok bool) {
+func chatCopy(lines []string) (entries, channel string, messages int) {
 	msgs := chatMessages(lines)
 	if len(msgs) < minChatMessages {
-		return "", "", false
+		return "", "", 0
 	}
 	for _, l := range lines {
 		if t := strings.TrimSpace(l); t != "" {
@@ -63,7 +63,7 @@ func chatCopy(lines []string) (entries, channel string, ok bool) {
 	}
 	for _, m := range msgs {
 		if len(lineEntries(m.text)) >= minInlineEntries {
-			return "", channel, true
+			return "", channel, len(msgs)
 		}
 	}
 	out := make([]string, 0, len(lines))
@@ -78,7 +78,7 @@ func chatCopy(lines []string) (entries, channel string, ok bool) {
 		}
 		out = append(out, lines[i])
 	}
-	return strings.Join(out, "\n"), channel, true
+	return strings.Join(out, "\n"), channel, len(msgs)
 }
 
 // chatMessages finds the messages of a chat copy: a sender-and-time line

@@ -61,6 +61,9 @@ func TestRawTextChat(t *testing.T) {
 			if c.Narrative != strings.TrimSpace(tc.text) {
 				t.Errorf("narrative changed: %q", c.Narrative)
 			}
+			if !strings.Contains(res.Notes[0], "read as a chat copy of") {
+				t.Errorf("the note does not say it was read as a chat copy: %q", res.Notes[0])
+			}
 			for _, f := range []struct {
 				name string
 				got  *time.Time
