@@ -182,6 +182,10 @@ func passagesOf(segs []Sentence, f incident.Facet) []Passage {
 	return out
 }
 
+// recoveryOrCause matches a timeline entry that tells of the incident
+// ending or of its cause being found, which is no noticing of it.
+var recoveryOrCause = regexp.MustCompile(`(?i)\b(cleared|clears|resolved|resolves|recovered|recovers|back to normal|returned to normal|subsided)\b|\b(root\s+)?cause\s+(was\s+|is\s+)?(discovered|identified|found|determined|confirmed|understood)\b|\b(discovered|identified|found|determined)\s+(the\s+)?(root\s+)?cause\b`)
+
 // noticedAt returns the index of the first timeline entry of segs that
 // tells of the incident being noticed (a detection cue: an alert, a page),
 // -1 if there is none or facet f is neither the trigger nor the
@@ -193,6 +197,9 @@ func noticedAt(segs []Sentence, f incident.Facet) int {
 	for i, s := range segs {
 		if s.Role != RoleTimeline {
 			continue
+		}
+		if recoveryOrCause.MatchString(s.Text) {
+			continue // "10:16 alerts cleared", "10:30 root cause found" come after the response
 		}
 		if w, _ := cueWeight(incident.Detection, s.Text); w > 0 {
 			return i
@@ -399,12 +406,21 @@ func matchLower(t *Term, s, lower string) float64 {
 	return best
 }
 
-// exceptSpans returns the spans of t's Except phrases in s (an empty,
-// non-nil slice when there are none).
+// exceptSpans returns the spans of t's Except phrases in s, less those of
+// its own that overlap one of its Keep phrases (an empty, non-nil slice
+// when there are none).
 func exceptSpans(t *Term, s string) [][]int {
+	var keep [][]int
+	for _, re := range t.keep {
+		keep = append(keep, re.FindAllStringIndex(s, -1)...)
+	}
 	out := [][]int{}
-	for _, re := range t.except {
-		out = append(out, re.FindAllStringIndex(s, -1)...)
+	for j, re := range t.except {
+		for _, x := range re.FindAllStringIndex(s, -1) {
+			if j >= t.own || !overlapsAny(x, keep) {
+				out = append(out, x)
+			}
+		}
 	}
 	return out
 }

@@ -69,11 +69,14 @@ func Segment(in *incident.Incident) []Sentence {
 			}
 			continue
 		}
+		head := true // the narrative's first sentence
 		for _, sec := range Sections(text) {
 			for _, s := range Sentences(sec.Text) {
-				if titleAgain(s, in.Title) {
+				if head && titleAgain(s, in.Title) {
+					head = false
 					continue // the title at the head of the narrative is read once, as the title
 				}
+				head = false
 				out = append(out, Sentence{Text: s, Field: fr.field, Role: sec.Role})
 			}
 		}
@@ -83,6 +86,9 @@ func Segment(in *incident.Incident) []Sentence {
 
 // titleAgain reports whether a sentence of the narrative is the case's
 // title repeated (a document's first heading, which became the title).
+// Only the narrative's first sentence is read so: a title told again
+// further down is the text's own ("Checkout errors, rolled back release
+// 4.2" under the impact).
 func titleAgain(s, title string) bool {
 	t := strings.TrimSpace(title)
 	return t != "" && strings.EqualFold(strings.Trim(s, "=*_ \t"), t)
@@ -148,8 +154,10 @@ var (
 	// AsciiDoc section titles: "== What we are changing".
 	adocHeading = regexp.MustCompile(`^(={1,6})\s+(\S.*?)\s*$`)
 	// A line of one repeated punctuation mark underlines (or overlines) a
-	// heading in reStructuredText and Markdown ("Root cause" over "-----").
-	underline    = regexp.MustCompile(`^(?:={3,}|-{3,}|~{3,}|\^{3,}|\*{3,}|\+{3,}|#{3,}|` + "`" + `{3,}|'{3,}|"{3,}|\.{3,}|_{3,}|:{3,})$`)
+	// heading in reStructuredText and Markdown ("Root cause" over "-----");
+	// backticks fence code, and so does a tilde rule shorter than the line
+	// above it.
+	underline    = regexp.MustCompile(`^(?:={3,}|-{3,}|~{3,}|\^{3,}|\*{3,}|\+{3,}|#{3,}|'{3,}|"{3,}|\.{3,}|_{3,}|:{3,})$`)
 	boldHeading  = regexp.MustCompile(`^(?:\*\*|__)([^*_]{2,80}?)(?::)?(?:\*\*|__):?\s*$`)
 	colonHeading = regexp.MustCompile(`^([A-Z][^.!?:;]{1,70}):$`)
 	// A heading written in lower case ("root cause:", "follow-ups") counts
@@ -186,8 +194,17 @@ func Sections(text string) []Section {
 		body.Reset()
 	}
 	lines := strings.Split(text, "\n")
+	fenced := false // inside a code fence, where no line is a heading
 	for i, line := range lines {
 		trimmed := strings.TrimSpace(line)
+		if fence(lines, i) {
+			fenced = !fenced
+		}
+		if fenced || fence(lines, i) {
+			body.WriteString(line)
+			body.WriteByte('\n')
+			continue
+		}
 		if underlines(lines, i) {
 			continue // the rule under or over a heading is no text
 		}
@@ -229,7 +246,18 @@ func underlined(lines []string, i int) bool {
 	if t == "" || underline.MatchString(t) || i+1 >= len(lines) || !underline.MatchString(strings.TrimSpace(lines[i+1])) {
 		return false
 	}
+	rule := strings.TrimSpace(lines[i+1])
+	if rule[0] == '~' && len(rule) < len(t) {
+		return false // a Markdown code fence, not a reStructuredText rule
+	}
 	return len(strings.Fields(t)) <= maxHeadingWords && !strings.ContainsAny(t[len(t)-1:], ".!?,;")
+}
+
+// fence reports whether lines[i] opens or closes a Markdown code block
+// ("```", "~~~go") rather than underlining a heading.
+func fence(lines []string, i int) bool {
+	t := strings.TrimSpace(lines[i])
+	return (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) && !underlines(lines, i)
 }
 
 // underlines reports whether lines[i] is the rule under a heading or the

@@ -79,6 +79,8 @@ func TestSections(t *testing.T) {
 		{"asciidoc headings", "= Upload timeouts\n\n== Summary\n\nUploads timed out.\n\n== What we are changing\n\n* Alert at 75%.", "body: = Upload timeouts | summary: Uploads timed out. | follow-up: * Alert at 75%."},
 		{"underlined headings", "==========\nUpload timeouts\n==========\n\nRoot cause\n----------\n\nA full table.\n\nFollow-ups\n~~~~~~~~~~\n\n- Alert at 75%.", "body: Upload timeouts | cause: A full table. | follow-up: - Alert at 75%."},
 		{"a rule under a sentence is no heading", "Uploads timed out for an hour.\n-----\nMore text.", "body: Uploads timed out for an hour. / ----- / More text."},
+		{"a code fence is no rule", "## Remediation\nWe rolled back with\n```\nhelm rollback payments 41\n```\nErrors stopped.", "remediation: We rolled back with / ``` / helm rollback payments 41 / ``` / Errors stopped."},
+		{"no heading inside a fence", "## Root cause\nThe script ran\n~~~\n# delete everything\nkubectl delete ns payments\n~~~\nIt read the wrong context.", "cause: The script ran / ~~~ / # delete everything / kubectl delete ns payments / ~~~ / It read the wrong context."},
 		{"empty", "  \n", ""},
 	} {
 		if got := sectionString(Sections(c.text)); got != c.want {

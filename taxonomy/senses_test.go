@@ -34,6 +34,16 @@ func TestWordSenses(t *testing.T) {
 		{incident.Component, "control-plane", "The management console and the API server returned errors.", true},
 		{incident.Component, "lock-service", "A worker crashed while holding the Redis lock, so no other worker could take it.", true},
 		{incident.Component, "search-index", "The job moved the docs alias to an index holding 0.3% of the documents, so full-text search returned no results.", true},
+		{incident.Component, "cdn", "Cloudflare returned 502 errors for all proxied traffic for 27 minutes.", true},
+		{incident.Component, "cdn", "Our proxy layer (Cloudflare) returned 522 errors for static assets.", true},
+		{incident.Component, "control-plane", "During the us-east-1 event the AWS web console was unavailable.", true},
+		{incident.Component, "control-plane", "During the provider incident the Google Cloud web console was down.", true},
+		{incident.Component, "control-plane", "Our web console showed an empty invoice list.", false},
+		{incident.Component, "monitoring", "Our telemetry pipeline dropped traces and logs for three hours.", true},
+		{incident.Component, "database", "An ALTER on the orders lookup table held a lock for twenty minutes.", true},
+		{incident.Component, "database", "The divider relied on a lookup table, and the script left five entries out.", false},
+		{incident.Component, "search-index", "Search engine bots ignored our crawl delay.", false},
+		{incident.Component, "search-index", "The search engine returned stale results after the reindex.", true},
 		// Root causes stated without an error word, and parties named
 		// without a failure of theirs.
 		{incident.RootCause, "time/clock", "The auth nodes lost their time source, and their clocks drifted apart.", true},
@@ -45,6 +55,9 @@ func TestWordSenses(t *testing.T) {
 		{incident.RootCause, "configuration-error", "A change to the shared rate-limit settings set the default partner quota to 100 requests per minute.", true},
 		{incident.RootCause, "configuration-error", "The PodDisruptionBudget that should keep two of them running had been removed by mistake in a Helm chart cleanup.", true},
 		{incident.RootCause, "configuration-error", "Root cause: the hard-coded IP in the worker's config.", true},
+		{incident.RootCause, "configuration-error", "We set the client timeout to 30s as the vendor recommends, so each checkout waited.", false},
+		{incident.RootCause, "configuration-error", "The new-recs feature flag was disabled at 11:20 and the errors stopped.", false},
+		{incident.RootCause, "configuration-error", "The retry budget had been disabled in last week's cleanup.", true},
 		{incident.RootCause, "configuration-error", "The client had a hard-coded retry count of five.", false},
 		{incident.RootCause, "software-defect/incompatibility", "A node pool upgrade drained the pods, because their PodDisruptionBudget had been removed by mistake.", false},
 		{incident.RootCause, "software-defect/incompatibility", "The upgrade removed support for the old TLS ciphers.", true},
@@ -57,6 +70,8 @@ func TestWordSenses(t *testing.T) {
 		{incident.Detection, "internal-user", "The finance team's daily reconciliation found 212 loans with two schedules.", true},
 		{incident.Detection, "internal-user", "At 20:10 an analyst on the customer success team posted in #data-help that every dashboard showed zero.", true},
 		{incident.Detection, "internal-user", "The picture desk reported the problem at 17:58.", true},
+		{incident.Detection, "internal-user", "The operations team saw the Datadog alert at 10:02.", false},
+		{incident.Detection, "internal-user", "Customers complained on Twitter, and the support team escalated at 10:40.", false},
 		{incident.Detection, "internal-user", "The data team is planning a migration.", false},
 		{incident.Detection, "internal-user", "17:58 The picture desk reports on the #newsroom-help channel that uploads hang at 99%.", true},
 		{incident.Detection, "third-party", "Uploads timed out for about a third of our journalists.", false},
@@ -65,6 +80,10 @@ func TestWordSenses(t *testing.T) {
 		{incident.Remediation, "restart", "While a pod restarted its in-flight bookings failed.", false},
 		{incident.Remediation, "restart", "Whenever a broker rebooted, consumers lost their offsets.", false},
 		{incident.Remediation, "restart", "We restarted the booking pods at 10:52.", true},
+		{incident.Remediation, "restart", "The backlog cleared while we restarted the remaining brokers one by one.", true},
+		{incident.Remediation, "restart", "Our automation restarted the unhealthy nodes and latency recovered within minutes.", true},
+		{incident.Remediation, "restart", "The deployment restarted all pods, which cleared the leaked memory.", true},
+		{incident.Remediation, "traffic-drain", "Our failover automation drained the affected zone.", true},
 		{incident.Remediation, "traffic-drain", "A routine node pool upgrade drained all three console pods at the same time.", false},
 		{incident.Remediation, "restart", "The patching script restarted three cache nodes within seven minutes.", false},
 		{incident.Remediation, "traffic-drain", "We drained the node pool before the upgrade.", true},
@@ -72,6 +91,9 @@ func TestWordSenses(t *testing.T) {
 		{incident.Remediation, "manual-fix", "We restored the partition from the nightly snapshot.", false},
 		{incident.Remediation, "data-restore", "We restored the partition from the nightly snapshot.", true},
 		{incident.Remediation, "manual-fix", "We stopped the reindex job and removed the alias by hand.", true},
+		{incident.Remediation, "manual-fix", "The on-call restored the missing records from the zone file export in git.", true},
+		{incident.Remediation, "manual-fix", "Restored historical data from archive.", true},
+		{incident.Remediation, "manual-fix", "We stopped delivering webhooks to the partner until their endpoint recovered.", true},
 	})
 }
 
@@ -89,6 +111,9 @@ func TestRemediationIsTheResponse(t *testing.T) {
 		{"Catalogue outage", "Browsing failed for 40 minutes.\n\n## Timeline\n\n- 21:04 cache-2 restarted\n- 21:06 cache-3 restarted\n- 21:09 availability alert pages the on-call\n- 21:48 errors gone", "restart", false},
 		{"Catalogue outage", "Browsing failed for 40 minutes.\n\n## Timeline\n\n- 21:04 errors begin\n- 21:09 availability alert pages the on-call\n- 21:20 restarted the catalogue pods\n- 21:48 errors gone", "restart", true},
 		{"Catalogue outage", "Browsing failed for 40 minutes.\n\n## Timeline\n\n- 21:04 errors begin\n- 21:20 restarted the catalogue pods\n- 21:48 errors gone", "restart", true},
+		{"API errors after deploy", "## Timeline\n- 10:02 Deploy of api v5.1 starts.\n- 10:05 Support tickets come in.\n- 10:08 Rolled back api v5.1.\n- 10:16 Error rate back to normal; alerts cleared.", "rollback", true},
+		{"Writes failing", "## Timeline\n- 09:00 Writes fail.\n- 09:06 Failed over to the standby database.\n- 09:20 Writes recover.\n- 10:30 Root cause discovered: the primary's disk filled.", "failover", true},
+		{"Checkout errors, rolled back release 4.2", "Checkout errors, rolled back release 4.2\n\nImpact: card payments failed for 20 minutes.\n\nCheckout errors, rolled back release 4.2\n\nThe 4.2 release broke the tax call.", "rollback", true},
 	} {
 		got := false
 		for _, tag := range tg.Tag(&incident.Incident{ID: "x", Title: c.title, Narrative: c.narrative}) {

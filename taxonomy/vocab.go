@@ -34,20 +34,27 @@ type Term struct {
 	// pattern match that overlaps one of them does not count ("the
 	// certificate expires in 7 days" is no expired certificate, "the
 	// backlog drained" no traffic drain).
-	Except []string       `yaml:"except" json:"except,omitempty"`
-	Facet  incident.Facet `yaml:"-" json:"facet"`
+	Except []string `yaml:"except" json:"except,omitempty"`
+	// Keep lists phrases that undo the term's own Except phrases (not its
+	// facet's): one that overlaps a Keep phrase does not count ("while we
+	// restarted the brokers" is our response, not a restart as the moment
+	// something else happened).
+	Keep  []string       `yaml:"keep" json:"keep,omitempty"`
+	Facet incident.Facet `yaml:"-" json:"facet"`
 
 	res    []*regexp.Regexp // compiled Patterns, case-insensitive
 	need   [][]string       // per pattern: lower-case strings one of which a match contains (nil: none known)
 	except []*regexp.Regexp // compiled Except, case-insensitive
+	keep   []*regexp.Regexp // compiled Keep, case-insensitive
+	own    int              // how many of except are the term's own (the rest are its facet's)
 }
 
 // Class returns the top-level term id: "hardware" for "hardware/power".
 func (t *Term) Class() string { return incident.ClassOf(t.ID) }
 
-// compile compiles the term's patterns and its except phrases, followed
-// by its facet's (facetExcept).
-func (t *Term) compile(facetExcept []string) error {
+// compile compiles the term's patterns, its except phrases followed by
+// its facet's (f.Except), and its keep phrases.
+func (t *Term) compile(f *FacetDef) error {
 	t.res, t.need = t.res[:0], t.need[:0]
 	for _, p := range t.Patterns {
 		re, err := regexp.Compile("(?i)" + p)
@@ -57,15 +64,27 @@ func (t *Term) compile(facetExcept []string) error {
 		t.res = append(t.res, re)
 		t.need = append(t.need, needles("(?i)"+p))
 	}
-	t.except = t.except[:0]
-	for _, p := range append(slices.Clip(t.Except), facetExcept...) {
+	var err error
+	if t.except, err = t.compileAll("except", append(slices.Clip(t.Except), f.Except...)); err != nil {
+		return err
+	}
+	t.own = len(t.Except)
+	t.keep, err = t.compileAll("keep", t.Keep)
+	return err
+}
+
+// compileAll compiles the phrases ps, case-insensitive; kind names them
+// in an error.
+func (t *Term) compileAll(kind string, ps []string) ([]*regexp.Regexp, error) {
+	var out []*regexp.Regexp
+	for _, p := range ps {
 		re, err := regexp.Compile("(?i)" + p)
 		if err != nil {
-			return fmt.Errorf("vocabulary: term %s/%s: except %q: %w", t.Facet, t.ID, p, err)
+			return nil, fmt.Errorf("vocabulary: term %s/%s: %s %q: %w", t.Facet, t.ID, kind, p, err)
 		}
-		t.except = append(t.except, re)
+		out = append(out, re)
 	}
-	return nil
+	return out, nil
 }
 
 // FacetDef is one facet with its terms in file order.
@@ -150,7 +169,7 @@ func Parse(b []byte) (*Vocab, error) {
 			if t.Weight < 0 || t.Weight > 2 {
 				return nil, fmt.Errorf("vocabulary: term %s/%s: weight %v is outside (0, 2]", f.ID, t.ID, t.Weight)
 			}
-			if err := t.compile(f.Except); err != nil {
+			if err := t.compile(f); err != nil {
 				return nil, err
 			}
 			ids[t.ID] = t
