@@ -180,7 +180,16 @@ func parseMarkdown(in Input) (*Result, error) {
 	if n := unreadKeysNote(fmText, fields.read); n != "" {
 		resNotes = append(resNotes, c.ID+": "+n)
 	}
+	if caseText(c) == "" {
+		resNotes = append(resNotes, c.ID+": no text below the front matter and no summary or cause in it: the case has nothing to be tagged or related by but its title")
+	}
 	return &Result{Incidents: []*incident.Incident{c}, Notes: resNotes, Lines: []int{1}, MapKeys: fields.found, FileNamed: []bool{named}, Derived: []bool{named}}, nil
+}
+
+// caseText is the text a case is tagged and related by beside its title:
+// narrative, summary and cause fields ("" for none).
+func caseText(c *incident.Incident) string {
+	return strings.TrimSpace(c.Narrative + c.Summary + c.RootCause + c.Symptoms + c.Trigger + c.Detection)
 }
 
 // bodyTimeline gives a case whose front matter states no start time what

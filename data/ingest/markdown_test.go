@@ -157,3 +157,21 @@ func TestMarkdownDerivedFields(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownFrontMatterOnly says so of a file with front matter and no
+// text: its case has nothing to be tagged or related by but its title.
+func TestMarkdownFrontMatterOnly(t *testing.T) {
+	fm := "---\ntitle: \"DB outage\"\ncompany: Acme\nstart_time: 2025-03-01T10:00:00Z\n---\n"
+	for _, tc := range []struct {
+		text string
+		note bool
+	}{{fm, true}, {fm + "\nThe primary database ran out of connections.\n", false}} {
+		res, err := ParseChecked(Input{Name: "pm.md", Data: []byte(tc.text)}, "markdown")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(strings.Join(res.Notes, "\n"), "no text below the front matter"); got != tc.note {
+			t.Errorf("%q: notes %q, want the no-text note %v", tc.text, res.Notes, tc.note)
+		}
+	}
+}

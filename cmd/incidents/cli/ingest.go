@@ -30,7 +30,8 @@ func newIngestCmd(app *App) *cobra.Command {
 		Use:   "ingest [PATHS...]",
 		Short: "Import postmortems into the database",
 		Long: `ingest reads case files (case JSON, incident-library case pages, Markdown
-postmortems with front matter, raw postmortem text and plain notes,
+postmortems with front matter, raw postmortem text, plain notes, emails and
+chat copies,
 postmortem lists, and CSV exports of PagerDuty, incident.io and Jira or any
 table with --map; front matter in another tool's schema is read through the
 usual aliases or --map) from files and directories, or the bundled corpus with --bundled, and
