@@ -197,10 +197,11 @@ func Sections(text string) []Section {
 	fenced := false // inside a code fence, where no line is a heading
 	for i, line := range lines {
 		trimmed := strings.TrimSpace(line)
-		if fence(lines, i) {
+		isFence := fence(lines, i)
+		if isFence {
 			fenced = !fenced
 		}
-		if fenced || fence(lines, i) {
+		if fenced || isFence {
 			body.WriteString(line)
 			body.WriteByte('\n')
 			continue

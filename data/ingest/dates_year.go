@@ -37,11 +37,11 @@ var (
 )
 
 // yearlessDate is one date of a text written without its year: where it
-// ends, its month and day, and how it was written.
+// starts and ends, its month and day, and how it was written.
 type yearlessDate struct {
-	end, m, d int
-	what      string
-	joined    bool // the year is written right after it ("11.08." → "11.08.2025")
+	start, end, m, d int
+	what             string
+	joined           bool // the year is written right after it ("11.08." → "11.08.2025")
 }
 
 // yearlessDates are the dates of text written without a year, in order,
@@ -60,7 +60,7 @@ func yearlessDates(text string) []yearlessDate {
 			return
 		}
 		what := strings.TrimSuffix(strings.TrimSpace(text[loc[0]:loc[1]]), ".")
-		all = append(all, found{loc[0], yearlessDate{end: loc[1], m: month, d: day, what: what}})
+		all = append(all, found{loc[0], yearlessDate{start: loc[0], end: loc[1], m: month, d: day, what: what}})
 	}
 	for _, loc := range yearlessDM.FindAllStringSubmatchIndex(text, -1) {
 		add(loc, atoi(text[loc[2]:loc[3]]), yearlessMonth(text[loc[4]:loc[5]]))
@@ -185,7 +185,7 @@ func windowYears(text string) (string, []string) {
 			continue
 		}
 		end := m[5] + 1 // after the month's dot
-		dates = append(dates, yearlessDate{end: end, m: m1, d: d1, what: text[m[2]:end], joined: true})
+		dates = append(dates, yearlessDate{start: m[2], end: end, m: m1, d: d1, what: text[m[2]:end], joined: true})
 		years = append(years, y)
 	}
 	return writeYears(text, dates, years)
@@ -291,11 +291,7 @@ func mentionedYears(text string, stated map[int]bool) []int {
 // its weekday and no year ("Thursday, May 8th", as a chat's day divider
 // writes the current year's days) falls on that weekday, or 0.
 func weekdayYear(text string, d yearlessDate, years []int) int {
-	start := strings.LastIndex(text[:d.end], d.what)
-	if start < 0 {
-		return 0
-	}
-	m := weekdayBefore.FindStringSubmatch(text[max(0, start-12):start])
+	m := weekdayBefore.FindStringSubmatch(text[max(0, d.start-12):d.start])
 	if m == nil {
 		return 0
 	}

@@ -182,10 +182,10 @@ func parseRawText(in Input) (*Result, error) {
 		return nil, inputError(incident.ErrTooLarge, in.Name, 0, "the text of %d bytes is over the %d-byte limit of a narrative", n, incident.MaxTextBytes).
 			WithField("narrative").WithHint("keep the postmortem itself, or split it")
 	}
-	subject, body, sent, email := emailMessage(text)
+	subject, from, body, sent, email := emailMessage(text)
 	sender := ""
 	if email {
-		sender = senderOrg(text, body)
+		sender = senderOrg(from, body)
 		text = body
 	} else {
 		subject = ""

@@ -91,14 +91,14 @@ func chatMessages(lines []string) []chatMessage {
 			msgs = append(msgs, chatMessage{line: i, span: 1, clock: m[1], from: strings.TrimSpace(m[2] + m[3]), text: strings.TrimSpace(m[4])})
 			continue
 		}
-		m := chatHeader.FindStringSubmatch(lines[i])
-		if m == nil || !chatSender(m[1]) {
+		from, clock, ok := headerLine(lines[i])
+		if !ok {
 			continue
 		}
 		var body []string
 		for j := i + 1; j < len(lines); j++ {
 			t := strings.TrimSpace(lines[j])
-			if t == "" || chatHeader.MatchString(lines[j]) && chatSender(chatHeader.FindStringSubmatch(lines[j])[1]) || chatStamped.MatchString(lines[j]) {
+			if _, _, header := headerLine(lines[j]); t == "" || header || chatStamped.MatchString(lines[j]) {
 				break
 			}
 			body = append(body, t)
@@ -106,10 +106,20 @@ func chatMessages(lines []string) []chatMessage {
 		if len(body) == 0 {
 			continue
 		}
-		msgs = append(msgs, chatMessage{line: i, span: 1 + len(body), clock: m[2], from: strings.TrimSpace(m[1]), text: strings.Join(body, " ")})
+		msgs = append(msgs, chatMessage{line: i, span: 1 + len(body), clock: clock, from: from, text: strings.Join(body, " ")})
 		i += len(body)
 	}
 	return msgs
+}
+
+// headerLine reads a sender-and-time line (chatHeader) whose sender reads
+// as a name (chatSender).
+func headerLine(l string) (from, clock string, ok bool) {
+	m := chatHeader.FindStringSubmatch(l)
+	if m == nil || !chatSender(m[1]) {
+		return "", "", false
+	}
+	return strings.TrimSpace(m[1]), m[2], true
 }
 
 // chatSender reports whether s reads as the name of who wrote a message:

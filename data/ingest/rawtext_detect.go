@@ -50,10 +50,14 @@ func (tl *timeline) detectedFromClockSentence(text string) {
 			continue
 		}
 		day := cs.group(text, "day")
-		if day == "" && tl.start != nil {
+		switch {
+		case day != "":
+		case tl.start != nil:
 			day = tl.start.In(tl.loc).Format("2006-01-02")
-		} else if c, ok := tl.dayBefore(text, cs.loc[0]); day == "" && ok {
-			day = c.String()
+		default:
+			if c, ok := tl.dayBefore(text, cs.loc[0]); ok {
+				day = c.String()
+			}
 		}
 		if day != "" {
 			tl.detected = tl.at(day, cs.group(text, "clock"), cs.group(text, "ampm"), cs.group(text, "zone"))

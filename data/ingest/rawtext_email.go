@@ -33,11 +33,12 @@ var replyAttribution = regexp.MustCompile(`(?m)^[ \t>]*On [^\n]{5,160}\bwrote:[ 
 var subjectTags = regexp.MustCompile(`(?i)^\s*(?:(?:re|fwd?|aw|wg|tr)\s*:|\[[^\]]{1,40}\])\s*`)
 
 // emailMessage splits text that opens with email headers into its subject,
-// its body without the signature and the day it was sent (the Date or
-// Sent header, when it gives a full date); ok is false for any other text.
+// its sender (the From header), its body without the signature and the
+// day it was sent (the Date or Sent header, when it gives a full date); ok
+// is false for any other text.
 // The header block must hold a From or a Subject and two known header
 // fields, and end at a blank line.
-func emailMessage(text string) (subject, body string, sent civil, ok bool) {
+func emailMessage(text string) (subject, from, body string, sent civil, ok bool) {
 	lines := strings.Split(strings.TrimLeft(text, "\ufeff \t\r\n"), "\n")
 	known, fromOrSubject, end := 0, false, -1
 	last := ""
@@ -54,7 +55,7 @@ func emailMessage(text string) (subject, body string, sent civil, ok bool) {
 		}
 		m := mailHeaderLine.FindStringSubmatch(l)
 		if m == nil {
-			return "", "", civil{}, false
+			return "", "", "", civil{}, false
 		}
 		last = strings.ToLower(m[1])
 		if mailHeaderNames[last] {
@@ -65,7 +66,7 @@ func emailMessage(text string) (subject, body string, sent civil, ok bool) {
 			subject = strings.TrimSpace(m[2])
 			fromOrSubject = true
 		case "from":
-			fromOrSubject = true
+			from, fromOrSubject = strings.TrimSpace(m[2]), true
 		case "date", "sent":
 			if c, _, ok := findDay(m[2]); ok && sent.y == 0 {
 				sent = c
@@ -73,7 +74,7 @@ func emailMessage(text string) (subject, body string, sent civil, ok bool) {
 		}
 	}
 	if end < 0 || known < 2 || !fromOrSubject {
-		return "", "", civil{}, false
+		return "", "", "", civil{}, false
 	}
 	rest := lines[end+1:]
 	// The signature: from the last "-- " line, when it is near the end.
@@ -92,9 +93,9 @@ func emailMessage(text string) (subject, body string, sent civil, ok bool) {
 	}
 	body = strings.TrimSpace(strings.Join(rest, "\n"))
 	if body == "" {
-		return "", "", civil{}, false // headers alone: keep the text as it is
+		return "", "", "", civil{}, false // headers alone: keep the text as it is
 	}
-	return strings.Join(strings.Fields(subject), " "), body, sent, true
+	return strings.Join(strings.Fields(subject), " "), from, body, sent, true
 }
 
 // weekdayWord is a day of the week a mail names ("the outage on Tuesday",
@@ -134,19 +135,7 @@ func mailWeekday(subject, body string, sent civil) (civil, bool) {
 }
 
 // senderAddress is the domain of a From header's address.
-var senderAddress = regexp.MustCompile(`(?im)^From:[^\n@]*@([a-z0-9][a-z0-9.-]*[a-z0-9])`)
-
-// headerBlock is an email's header lines: up to its first blank line.
-func headerBlock(text string) string {
-	text = strings.TrimLeft(text, "\ufeff \t\r\n")
-	if i := strings.Index(text, "\n\n"); i >= 0 {
-		return text[:i]
-	}
-	if i := strings.Index(text, "\r\n\r\n"); i >= 0 {
-		return text[:i]
-	}
-	return text
-}
+var senderAddress = regexp.MustCompile(`(?i)@([a-z0-9][a-z0-9.-]*[a-z0-9])`)
 
 // mailProviders are domains that name a mail service, not the sender's
 // organisation.
@@ -170,8 +159,8 @@ var mailProviders = map[string]bool{
 // joined by hyphens, those words capitalised; "" for a mail service's or a
 // notification tool's domain (a tenant of one too: "acme.atlassian.net"),
 // a one-word name the text never writes out, or no From header.
-func senderOrg(text, body string) string {
-	m := senderAddress.FindStringSubmatch(headerBlock(text))
+func senderOrg(from, body string) string {
+	m := senderAddress.FindStringSubmatch(from)
 	if m == nil {
 		return ""
 	}

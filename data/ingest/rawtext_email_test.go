@@ -222,7 +222,8 @@ func TestSenderOrg(t *testing.T) {
 		{"jira@acme.atlassian.net", ""},
 	} {
 		text := "From: " + tc.from + "\nSubject: Quote API slowness\n\n" + body
-		if got := senderOrg(text, body); got != tc.org {
+		_, from, mailBody, _, _ := emailMessage(text)
+		if got := senderOrg(from, mailBody); got != tc.org {
 			t.Errorf("From %s: org %q, want %q", tc.from, got, tc.org)
 		}
 	}

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -24,7 +23,7 @@ var (
 	// entryNoticed is a weaker word for noticing (a page by name, an
 	// email or a word from someone): an entry that also tells of recovery
 	// ("Emailed merchants that service is restored") is the recovery.
-	entryNoticed  = regexp.MustCompile(`(?i)\b(pager ?duty|opsgenie|pages (the |an? |our )?(on-?call|team|engineer|sre|us)|e-?mailed (us|our|the|support|on-?call)|e-?mails (us|our|the|support|on-?call)|told us|wrote in|contact(ing|ed) support)\b|^\W*triggered\b`)
+	entryNoticed  = regexp.MustCompile(`(?i)\b(pager ?duty|opsgenie|pages (the |an? |our )?(on-?call|team|engineer|sre|us)|e-?mail(s|ed) (us|our|the|support|on-?call)|told us|wrote in|contact(ing|ed) support)\b|^\W*triggered\b`)
 	entryResolved = regexp.MustCompile(`(?i)\b(resolved|recover(s|ed|y)?|back to (normal|baseline)|back under|closed|restored|mitigated|normal|succeed(s|ed)?|(outage|incident|impact|disruption)\s+(ends|ended|is over|was over)|resolving (the|this) (incident|issue)|all green|green again|first successful|backlog (drained|cleared)|live again|(all )?services? (are |is )?back)\b`)
 	// entryTakeDown is an action of ours that takes something down on
 	// purpose, written as entries write what the team did, without a
@@ -277,21 +276,12 @@ func (tl *timeline) entryTime(text string, lineOff int, m []string, day *string,
 		zone = "UTC"
 	}
 	if zone != "" && (zone[0] == '+' || zone[0] == '-') {
-		o := strings.ReplaceAll(zone[1:], ":", "")
-		h, _ := strconv.Atoi(o[:2])
-		mi, _ := strconv.Atoi(o[2:])
-		secs := (h*60 + mi) * 60
-		if zone[0] == '-' {
-			secs = -secs
-		}
-		if h > 23 || mi > 59 {
-			return nil
-		}
+		off, ok := offsetZone(zone)
 		base, err := time.Parse("2006-01-02", d)
-		if err != nil {
+		if !ok || err != nil {
 			return nil
 		}
-		t := time.Date(base.Year(), base.Month(), base.Day(), hh, mm, 0, 0, time.FixedZone(zone, secs))
+		t := time.Date(base.Year(), base.Month(), base.Day(), hh, mm, 0, 0, off)
 		return &t
 	}
 	return tl.at(d, m[2], m[3], zone)

@@ -25,16 +25,12 @@ var zoneNames = map[string]string{
 	"EET": "Europe/Helsinki", "EEST": "Europe/Helsinki", "IST": "Asia/Kolkata", "SGT": "Asia/Singapore",
 	"JST": "Asia/Tokyo", "KST": "Asia/Seoul", "AEST": "Australia/Sydney", "AEDT": "Australia/Sydney",
 	"NZST": "Pacific/Auckland", "NZDT": "Pacific/Auckland",
-	// "all times are Pacific" (allTimesZone)
+	// "all times are Pacific" (allTimesZone), "San Francisco time" and
+	// "Pacific Standard Time" (zoneLocation drops "time", "standard" and
+	// "daylight")
 	"PACIFIC": "America/Los_Angeles", "MOUNTAIN": "America/Denver", "CENTRAL": "America/Chicago", "EASTERN": "America/New_York",
-}
-
-// zoneOfTime maps a zone named as a time ("San Francisco time", "Pacific
-// Standard Time") onto its location, by its first words.
-var zoneOfTime = map[string]string{
-	"PACIFIC": "America/Los_Angeles", "SAN FRANCISCO": "America/Los_Angeles", "SEATTLE": "America/Los_Angeles",
-	"MOUNTAIN": "America/Denver", "DENVER": "America/Denver", "CENTRAL": "America/Chicago", "CHICAGO": "America/Chicago",
-	"EASTERN": "America/New_York", "NEW YORK": "America/New_York",
+	"SAN FRANCISCO": "America/Los_Angeles", "SEATTLE": "America/Los_Angeles", "DENVER": "America/Denver",
+	"CHICAGO": "America/Chicago", "NEW YORK": "America/New_York",
 }
 
 var zoneCache sync.Map // string -> *time.Location
@@ -53,10 +49,10 @@ func zoneLocation(name string) (*time.Location, bool) {
 		zoneCache.Store(name, loc)
 		return loc, true
 	}
-	iana, ok := zoneNames[strings.ToUpper(name)]
-	if up := strings.ToUpper(name); !ok && strings.HasSuffix(up, " TIME") {
-		place := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(up, " TIME"), " STANDARD"), " DAYLIGHT")
-		iana, ok = zoneOfTime[place]
+	up := strings.ToUpper(name)
+	iana, ok := zoneNames[up]
+	if !ok && strings.HasSuffix(up, " TIME") {
+		iana, ok = zoneNames[strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(up, " TIME"), " STANDARD"), " DAYLIGHT")]
 	}
 	if !ok {
 		if !strings.Contains(name, "/") {
@@ -73,8 +69,8 @@ func zoneLocation(name string) (*time.Location, bool) {
 }
 
 // utcOffset is a zone written as an offset from UTC: "UTC+8", "GMT-5",
-// "UTC+05:30".
-var utcOffset = regexp.MustCompile(`^(?i)(?:UTC|GMT)\s*([+−-])(\d{1,2})(?::?(\d{2}))?$`)
+// "UTC+05:30", or an ISO 8601 offset alone ("+01:00", "-0500").
+var utcOffset = regexp.MustCompile(`^(?i)(?:UTC|GMT)?\s*([+−-])(\d{1,2})(?::?(\d{2}))?$`)
 
 // offsetZone is the fixed zone of an offset from UTC (utcOffset), named as
 // written; ok is false for anything else or an offset beyond 14 hours.
